@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// Runs every test suite of the package and ends with one plain line
+// "N passed, N failed" that adds up every runner (CI reads that line).
+//   node scripts/test-all.mjs            all suites
+//   node scripts/test-all.mjs node       only the Node suites
+//   node scripts/test-all.mjs browser    only the browser suites
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const only = process.argv[2];
+const tmp = mkdtempSync(join(tmpdir(), 'connect-provider-test-'));
+
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+const steps = [];
+
+if (!only || only === 'node') {
+  steps.push({
+    name: 'typecheck',
+    async run() {
+      const { code } = await run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+      return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+    },
+  });
+  steps.push({
+    name: 'node tests',
+    async run() {
+      const { code, output } = await run('npm', ['run', '--silent', 'test:node']);
+      const passed = Number(/^\S* ?pass (\d+)$/m.exec(output)?.[1] ?? 0);
+      const failed = Number(/^\S* ?fail (\d+)$/m.exec(output)?.[1] ?? 0);
+      // A crash before the summary still counts as a failure.
+      return { passed, failed: code !== 0 && failed === 0 ? 1 : failed };
+    },
+  });
+}
+
+if (!only || only === 'browser') {
+  steps.push({
+    name: 'browser tests',
+    async run() {
+      const file = join(tmp, 'wtr.json');
+      const { code } = await run('npx', ['web-test-runner'], { WTR_SUMMARY_FILE: file });
+      let totals = { passed: 0, failed: 0 };
+      try {
+        totals = JSON.parse(readFileSync(file, 'utf8'));
+      } catch {
+        // no summary: the runner died before reporting
+      }
+      return { passed: totals.passed, failed: code !== 0 && totals.failed === 0 ? 1 : totals.failed };
+    },
+  });
+}
+
+let passed = 0;
+let failed = 0;
+const lines = [];
+for (const step of steps) {
+  const result = await step.run();
+  passed += result.passed;
+  failed += result.failed;
+  lines.push(`${step.name}: ${result.passed} passed, ${result.failed} failed`);
+}
+rmSync(tmp, { recursive: true, force: true });
+console.log('');
+for (const line of lines) console.log(`# ${line}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

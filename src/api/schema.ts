@@ -1,0 +1,897 @@
+// Generated from src/api/openapi.yaml by scripts/gen-types.mjs (npm run gen:types).
+// Do not edit by hand: a test fails when this file is stale.
+
+export interface paths {
+    "/orgs/{orgId}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List invites for an organization */
+        get: operations["listInvites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get URL for OAuth flow
+         * @description Generates a URL that the browser renders to start the OAuth flow for a new connection.
+         */
+        post: operations["oauthConnect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/connections/{connectionId}:oauth-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Get URL for updating OAuth connection
+         * @description Generates a URL for the browser to start an OAuth flow that updates an existing connection. No request body.
+         */
+        patch: operations["oauthUpdate"];
+        trace?: never;
+    };
+    "/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a project */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/connections/{connectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a connection */
+        get: operations["getConnection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List destinations */
+        get: operations["listDestinations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/destinations/{destination}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a destination */
+        delete: operations["deleteDestination"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/integrations/{integrationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search records
+         * @description Served by the search host ({search_url}, which also ends in /v1), not the main API host: same path as deleteIntegration, another server.
+         */
+        post: operations["searchRecords"];
+        /** Delete an integration */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/topics/{topicId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a topic */
+        delete: operations["deleteTopic"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/topic-destination-routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List topic destination routes */
+        get: operations["listTopicDestinationRoutes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/notification-event-topic-routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notification event-topic routes */
+        get: operations["listNotificationEventTopicRoutes"];
+        put?: never;
+        /** Create a notification event-topic route */
+        post: operations["createNotificationEventTopicRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** Format: date-time */
+        Timestamp: string;
+        Invite: {
+            /** @description invite ID */
+            id: string;
+            /** Format: email */
+            invitedEmail: string;
+            /** @enum {string} */
+            parentType: "org";
+            /** @description ID of the parent, for example the org ID */
+            parentId: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+        };
+        Project: {
+            id: string;
+            name: string;
+            /** @description application name, displayed to end users */
+            appName: string;
+            orgId: string;
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+            entitlements?: {
+                brandingRemoval?: {
+                    value: boolean;
+                };
+            };
+        };
+        CreateProjectRequest: {
+            appName: string;
+            /** @description Stored in lower case. */
+            name: string;
+            orgId: string;
+        };
+        Group: {
+            groupRef: string;
+            groupName: string;
+            projectId: string;
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+        };
+        Consumer: {
+            consumerRef: string;
+            consumerName: string;
+            projectId: string;
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+        };
+        ProviderApp: {
+            id: string;
+            projectId: string;
+            provider: string;
+            clientId: string;
+            externalRef?: string;
+            scopes?: string[][];
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+        };
+        Token: {
+            token: string;
+            issuedAt?: components["schemas"]["Timestamp"];
+            expiresAt?: components["schemas"]["Timestamp"];
+        };
+        OAuth2AuthorizationCode: {
+            accessToken?: components["schemas"]["Token"];
+            refreshToken?: components["schemas"]["Token"];
+            scopes?: string[];
+        };
+        /**
+         * @description created: just created, or the access token was just refreshed; working: successfully used to make a request; bad_credentials: a request, or a token refresh, met credential-related problems.
+         * @enum {string}
+         */
+        ConnectionStatus: "created" | "working" | "bad_credentials";
+        /** @enum {string} */
+        AuthScheme: "none" | "apiKey" | "basic" | "oauth2/authorizationCode" | "oauth2/authorizationCodePKCE" | "oauth2/clientCredentials" | "oauth2/password";
+        Connection: {
+            id: string;
+            projectId: string;
+            provider: string;
+            group: components["schemas"]["Group"];
+            consumer: components["schemas"]["Consumer"];
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+            authScheme: components["schemas"]["AuthScheme"];
+            status: components["schemas"]["ConnectionStatus"];
+            providerApp?: components["schemas"]["ProviderApp"];
+            providerWorkspaceRef?: string;
+            providerConsumerRef?: string;
+            oauth2AuthorizationCode?: components["schemas"]["OAuth2AuthorizationCode"];
+            /** @description the API key used while making the connection */
+            apiKey?: string;
+            /** @description Free-form; its contents are the provider's. */
+            providerMetadata?: {
+                [key: string]: unknown;
+            };
+        };
+        OAuthConnectRequest: {
+            /** @description project ID (or name) */
+            projectId?: string;
+            /** @description The real service's 2026 name for projectId; accepted as an alias. */
+            projectIdOrName?: string;
+            provider: string;
+            groupRef: string;
+            consumerRef: string;
+            /** @description defaults to groupRef */
+            groupName?: string;
+            /** @description defaults to consumerRef */
+            consumerName?: string;
+            providerWorkspaceRef?: string;
+            providerMetadata?: {
+                [key: string]: unknown;
+            };
+            providerAppId?: string;
+            /** @description Used internally by the UI library; set to false or omit when calling manually. */
+            enableCSRFProtection?: boolean;
+        } | unknown | unknown;
+        Destination: {
+            id: string;
+            name: string;
+            /** @description destination type, for example webhook */
+            type: string;
+            metadata: components["schemas"]["DestinationMetadata"];
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+        };
+        /** @description Type-specific settings; a webhook uses url and headers. */
+        DestinationMetadata: {
+            url?: string;
+            headers?: {
+                [key: string]: string;
+            };
+            streamName?: string;
+            region?: string;
+            partitionKeyTemplate?: string;
+        };
+        TopicDestinationRoute: {
+            id: string;
+            topicId: string;
+            destinationId: string;
+            projectId: string;
+            createTime: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description Every event type that can be listed in responses and filters.
+         * @enum {string}
+         */
+        NotificationEventType: "read.backfill.done" | "connection.created" | "connection.error" | "installation.created" | "installation.updated" | "installation.deleted" | "read.schedule.paused" | "destination.webhook.disabled" | "read.triggered.done" | "read.triggered.error";
+        /**
+         * @description The event types accepted when creating a route.
+         * @enum {string}
+         */
+        NotificationEventTypeInput: "read.backfill.done" | "connection.created" | "connection.error" | "installation.created" | "installation.updated" | "installation.deleted" | "read.schedule.paused" | "destination.webhook.disabled";
+        NotificationEventTopicRoute: {
+            id: string;
+            eventType: components["schemas"]["NotificationEventType"];
+            topicId: string;
+            projectId: string;
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+        };
+        CreateNotificationEventTopicRouteRequest: {
+            eventType: components["schemas"]["NotificationEventTypeInput"];
+            topicId: string;
+        };
+        FieldFilter: {
+            fieldName: string;
+            /** @enum {string} */
+            operator: "eq";
+            value: string;
+        };
+        SearchRequest: {
+            objectName: string;
+            fieldFilters: components["schemas"]["FieldFilter"][];
+        };
+        SearchResultEntry: {
+            fields: {
+                [key: string]: unknown;
+            };
+            mappedFields: {
+                [key: string]: unknown;
+            };
+            raw: {
+                [key: string]: unknown;
+            };
+        };
+        SearchResult: {
+            result: components["schemas"]["SearchResultEntry"][];
+        };
+        ProblemIssue: {
+            /** @default about:blank */
+            type?: string;
+            title?: string;
+            detail: string;
+            /** @description Where the offending input is (path, query, header or body). */
+            in?: string;
+            /** @description name or location of the offending input, for example an item path */
+            name?: string;
+            /** @description the offending value */
+            value?: unknown;
+        };
+        /** @description RFC 9457 Problem Details, with the platform's extension members. */
+        Problem: {
+            /**
+             * Format: uri-reference
+             * @default about:blank
+             */
+            type?: string;
+            /** Format: uri */
+            href?: string;
+            title?: string;
+            /** Format: int32 */
+            status?: number;
+            detail?: string;
+            /** Format: uri-reference */
+            instance?: string;
+            subsystem?: string;
+            time?: components["schemas"]["Timestamp"];
+            requestId?: string;
+            causes?: string[];
+            remedy?: string;
+            /** Format: email */
+            supportEmail?: string;
+            supportPhone?: string;
+            /** Format: uri */
+            supportUrl?: string;
+            retryable?: boolean;
+            retryAfter?: components["schemas"]["Timestamp"];
+            context?: {
+                [key: string]: unknown;
+            };
+            issues?: components["schemas"]["ProblemIssue"][];
+        };
+    };
+    responses: {
+        /** @description The request is malformed or fails validation; `issues` lists each problem. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No valid credential, or a credential of a scheme the operation does not accept. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The credential may not act on this resource. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No such resource. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request conflicts with the resource's current state. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Any other error: 405 wrong method, 413 body too large, 415 wrong content type, 429 rate limited (with Retry-After), 5xx server errors. */
+        Error: {
+            headers: {
+                /** @description Seconds, or an HTTP date, after which a retry may succeed. */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: {
+        /** @description The project's ID or name. */
+        projectIdOrName: string;
+        connectionId: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listInvites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                orgId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organization's invites. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invite"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthConnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OAuthConnectRequest"];
+            };
+        };
+        responses: {
+            /** @description The URL to render. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    oauthUpdate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                connectionId: components["parameters"]["connectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The URL to render. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description The newly created project. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getConnection: {
+        parameters: {
+            query?: {
+                /** @description When true, the access token is included in the response. */
+                includeCreds?: boolean;
+                /** @description When true, the refresh token is included along with the access token, and includeCreds is ignored. */
+                includeRefreshToken?: boolean;
+                /** @description ifExpired refreshes the access token only if it has expired; force refreshes it regardless of expiration. */
+                refresh?: "force" | "ifExpired";
+            };
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                connectionId: components["parameters"]["connectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's destinations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Destination"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                /** @description The destination ID. */
+                destination: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    searchRecords: {
+        parameters: {
+            query: {
+                /** @description The group reference for the search. */
+                groupRef: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
+        responses: {
+            /** @description The matching records. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                integrationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteTopic: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                topicId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTopicDestinationRoutes: {
+        parameters: {
+            query?: {
+                /** @description Filter by topic ID. */
+                topicId?: string;
+                /** @description Filter by destination ID. */
+                destinationId?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching routes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicDestinationRoute"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listNotificationEventTopicRoutes: {
+        parameters: {
+            query?: {
+                /** @description Filter by topic ID. */
+                topicId?: string;
+                /** @description Filter by notification event type. */
+                eventType?: components["schemas"]["NotificationEventType"];
+            };
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matching routes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEventTopicRoute"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    createNotificationEventTopicRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationEventTopicRouteRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationEventTopicRoute"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+}

@@ -1,0 +1,423 @@
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createPlatformClient, PlatformRequestError, ProblemError, type PlatformClient } from '../../src/api/index.js';
+import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
+
+const connection = {
+  id: 'conn_1',
+  projectId: 'proj_demo',
+  provider: 'hubspot',
+  group: { groupRef: 'acme', groupName: 'Acme', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
+  consumer: { consumerRef: 'u1', consumerName: 'U', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
+  createTime: '2026-01-01T00:00:00Z',
+  authScheme: 'oauth2/authorizationCode',
+  status: 'working',
+};
+
+describe('createPlatformClient', () => {
+  let server: TestServer;
+  let client: PlatformClient;
+  let next: Reply;
+
+  before(async () => {
+    server = await startTestServer(() => next);
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.requests.length = 0;
+    next = { status: 200, body: {} };
+    client = createPlatformClient({
+      baseUrl: `${server.url}/v1`,
+      searchUrl: `${server.url}/search/v1`,
+      apiKey: 'key-123',
+      retry: { minDelayMs: 1, maxDelayMs: 5 },
+    });
+  });
+
+  describe('operations', () => {
+    // One row per operation of the spec: the call, the request it must send, the answer it must return.
+    const cases: Array<{
+      name: string;
+      call: (c: PlatformClient) => Promise<unknown>;
+      method: string;
+      path: string;
+      query?: Record<string, string>;
+      body?: unknown;
+      reply: Reply;
+      expected: unknown;
+    }> = [
+      {
+        name: 'listInvites',
+        call: (c) => c.listInvites({ orgId: 'org_demo' }),
+        method: 'GET',
+        path: '/v1/orgs/org_demo/invites',
+        reply: { body: [{ id: 'inv_1' }] },
+        expected: [{ id: 'inv_1' }],
+      },
+      {
+        name: 'oauthConnect',
+        call: (c) => c.oauthConnect({ projectId: 'proj_demo', provider: 'salesforce', groupRef: 'acme', consumerRef: 'u1' }),
+        method: 'POST',
+        path: '/v1/oauth-connect',
+        body: { projectId: 'proj_demo', provider: 'salesforce', groupRef: 'acme', consumerRef: 'u1' },
+        reply: { body: '"https://example.test/consent?x=1"', headers: { 'content-type': 'application/json' } },
+        expected: 'https://example.test/consent?x=1',
+      },
+      {
+        name: 'oauthUpdate',
+        call: (c) => c.oauthUpdate({ projectIdOrName: 'demo', connectionId: 'conn_demo' }),
+        method: 'PATCH',
+        path: '/v1/projects/demo/connections/conn_demo:oauth-update',
+        reply: { body: 'https://example.test/update', headers: { 'content-type': 'text/plain' } },
+        expected: 'https://example.test/update',
+      },
+      {
+        name: 'createProject',
+        call: (c) => c.createProject({ appName: 'App', name: 'my-app', orgId: 'org_demo' }),
+        method: 'POST',
+        path: '/v1/projects',
+        body: { appName: 'App', name: 'my-app', orgId: 'org_demo' },
+        reply: { status: 201, body: { id: 'proj_2', name: 'my-app' } },
+        expected: { id: 'proj_2', name: 'my-app' },
+      },
+      {
+        name: 'getConnection with the three credential options',
+        call: (c) =>
+          c.getConnection({
+            projectIdOrName: 'proj_demo',
+            connectionId: 'conn_1',
+            includeCreds: true,
+            includeRefreshToken: false,
+            refresh: 'ifExpired',
+          }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/connections/conn_1',
+        query: { includeCreds: 'true', includeRefreshToken: 'false', refresh: 'ifExpired' },
+        reply: { body: connection },
+        expected: connection,
+      },
+      {
+        name: 'getConnection without options sends no query',
+        call: (c) => c.getConnection({ projectIdOrName: 'proj_demo', connectionId: 'conn_1' }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/connections/conn_1',
+        query: {},
+        reply: { body: connection },
+        expected: connection,
+      },
+      {
+        name: 'listDestinations',
+        call: (c) => c.listDestinations({ projectIdOrName: 'proj_demo' }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/destinations',
+        reply: { body: [{ id: 'dest_webhook' }] },
+        expected: [{ id: 'dest_webhook' }],
+      },
+      {
+        name: 'deleteDestination',
+        call: (c) => c.deleteDestination({ projectIdOrName: 'proj_demo', destination: 'dest_audit' }),
+        method: 'DELETE',
+        path: '/v1/projects/proj_demo/destinations/dest_audit',
+        reply: { status: 204 },
+        expected: undefined,
+      },
+      {
+        name: 'deleteIntegration',
+        call: (c) => c.deleteIntegration({ projectIdOrName: 'proj_demo', integrationId: 'int_demo' }),
+        method: 'DELETE',
+        path: '/v1/projects/proj_demo/integrations/int_demo',
+        reply: { status: 204 },
+        expected: undefined,
+      },
+      {
+        name: 'deleteTopic',
+        call: (c) => c.deleteTopic({ projectIdOrName: 'proj_demo', topicId: 'topic_alerts' }),
+        method: 'DELETE',
+        path: '/v1/projects/proj_demo/topics/topic_alerts',
+        reply: { status: 204 },
+        expected: undefined,
+      },
+      {
+        name: 'searchRecords goes to the search host',
+        call: (c) =>
+          c.searchRecords({
+            projectIdOrName: 'proj_demo',
+            integrationId: 'int_demo',
+            groupRef: 'acme',
+            body: { objectName: 'contact', fieldFilters: [{ fieldName: 'email', operator: 'eq', value: 'a@b.c' }] },
+          }),
+        method: 'POST',
+        path: '/search/v1/projects/proj_demo/integrations/int_demo',
+        query: { groupRef: 'acme' },
+        body: { objectName: 'contact', fieldFilters: [{ fieldName: 'email', operator: 'eq', value: 'a@b.c' }] },
+        reply: { body: { result: [{ fields: { email: 'a@b.c' }, mappedFields: {}, raw: {} }] } },
+        expected: { result: [{ fields: { email: 'a@b.c' }, mappedFields: {}, raw: {} }] },
+      },
+      {
+        name: 'listTopicDestinationRoutes with filters',
+        call: (c) => c.listTopicDestinationRoutes({ projectIdOrName: 'proj_demo', topicId: 'topic_main', destinationId: 'dest_webhook' }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/topic-destination-routes',
+        query: { topicId: 'topic_main', destinationId: 'dest_webhook' },
+        reply: { body: [] },
+        expected: [],
+      },
+      {
+        name: 'createNotificationEventTopicRoute',
+        call: (c) =>
+          c.createNotificationEventTopicRoute({
+            projectIdOrName: 'proj_demo',
+            body: { eventType: 'connection.created', topicId: 'topic_main' },
+          }),
+        method: 'POST',
+        path: '/v1/projects/proj_demo/notification-event-topic-routes',
+        body: { eventType: 'connection.created', topicId: 'topic_main' },
+        reply: { status: 201, body: { id: 'ner_1' } },
+        expected: { id: 'ner_1' },
+      },
+      {
+        name: 'listNotificationEventTopicRoutes with filters',
+        call: (c) => c.listNotificationEventTopicRoutes({ projectIdOrName: 'proj_demo', topicId: 'topic_main', eventType: 'connection.error' }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/notification-event-topic-routes',
+        query: { topicId: 'topic_main', eventType: 'connection.error' },
+        reply: { body: [] },
+        expected: [],
+      },
+    ];
+
+    for (const row of cases) {
+      it(`${row.name}: sends ${row.method} ${row.path} and parses the answer`, async () => {
+        next = row.reply;
+        const result = await row.call(client);
+        assert.deepEqual(result, row.expected);
+        assert.equal(server.requests.length, 1);
+        const [request] = server.requests;
+        assert.equal(request.method, row.method);
+        assert.equal(request.path, row.path);
+        if (row.query) assert.deepEqual(request.query, row.query);
+        assert.equal(request.headers['x-api-key'], 'key-123');
+        assert.equal(request.headers.authorization, undefined);
+        if (row.body === undefined) {
+          assert.equal(request.body, '');
+        } else {
+          assert.equal(request.headers['content-type'], 'application/json');
+          assert.deepEqual(JSON.parse(request.body), row.body);
+        }
+      });
+    }
+
+    it('covers all 13 operations of the spec', () => {
+      const names = new Set(cases.map((c) => c.name.split(' ')[0]));
+      assert.equal(names.size, 13);
+      assert.deepEqual(Object.keys(client).sort(), [...names].sort());
+    });
+
+    it('encodes path parameters', async () => {
+      next = { body: connection };
+      await client.getConnection({ projectIdOrName: 'a b', connectionId: 'x/y?z' });
+      assert.equal(server.requests[0].path, '/v1/projects/a%20b/connections/x%2Fy%3Fz');
+    });
+
+    it('rejects empty path parameters before sending anything', async () => {
+      await assert.rejects(client.getConnection({ projectIdOrName: '', connectionId: 'c' }), TypeError);
+      assert.equal(server.requests.length, 0);
+    });
+  });
+
+  describe('authentication', () => {
+    it('sends a Bearer token when given accessToken', async () => {
+      const bearer = createPlatformClient({ baseUrl: `${server.url}/v1`, accessToken: 'jwt.token.here' });
+      next = { body: [] };
+      await bearer.listInvites({ orgId: 'org_demo' });
+      assert.equal(server.requests[0].headers.authorization, 'Bearer jwt.token.here');
+      assert.equal(server.requests[0].headers['x-api-key'], undefined);
+    });
+
+    it('refuses options with no credential or with both', () => {
+      assert.throws(() => createPlatformClient({ baseUrl: 'http://x/v1' } as never), /exactly one of apiKey and accessToken/);
+      assert.throws(
+        () => createPlatformClient({ baseUrl: 'http://x/v1', apiKey: 'a', accessToken: 'b' } as never),
+        /exactly one of apiKey and accessToken/,
+      );
+    });
+
+    it('refuses a base URL that is not an absolute http(s) URL', () => {
+      assert.throws(() => createPlatformClient({ baseUrl: '/v1', apiKey: 'k' }), /baseUrl must be an absolute URL/);
+      assert.throws(() => createPlatformClient({ baseUrl: 'ftp://x/v1', apiKey: 'k' }), /http\(s\) URL/);
+    });
+
+    it('needs searchUrl for searchRecords', async () => {
+      const noSearch = createPlatformClient({ baseUrl: `${server.url}/v1`, apiKey: 'k' });
+      await assert.rejects(
+        noSearch.searchRecords({ projectIdOrName: 'p', integrationId: 'i', groupRef: 'g', body: { objectName: 'o', fieldFilters: [] } }),
+        /searchUrl/,
+      );
+    });
+  });
+
+  describe('problems', () => {
+    it('throws a ProblemError carrying every RFC 9457 member and issues', async () => {
+      const problem = {
+        type: 'https://errors.example/validation',
+        href: 'https://docs.example/validation',
+        title: 'Invalid request',
+        status: 400,
+        detail: 'provider is required',
+        instance: '/v1/oauth-connect#req-1',
+        subsystem: 'api',
+        time: '2026-11-22T10:00:00Z',
+        requestId: 'req-1',
+        causes: ['missing field'],
+        remedy: 'send provider',
+        supportEmail: 'help@example.test',
+        supportPhone: '+1 555',
+        supportUrl: 'https://support.example',
+        retryable: false,
+        context: { field: 'provider' },
+        issues: [{ type: 'about:blank', detail: 'required', in: 'body', name: 'provider', value: null }],
+        vendorExtra: 42,
+      };
+      next = { status: 400, body: problem, headers: { 'content-type': 'application/problem+json' } };
+      const error = await client.listInvites({ orgId: 'o' }).catch((e) => e);
+      assert.ok(error instanceof ProblemError);
+      for (const [key, value] of Object.entries(problem)) {
+        if (key === 'vendorExtra') continue;
+        assert.deepEqual((error as unknown as Record<string, unknown>)[key], value, key);
+      }
+      assert.equal((error.problem as Record<string, unknown>).vendorExtra, 42);
+      assert.match(error.message, /400 Invalid request: provider is required/);
+      assert.equal(server.requests.length, 1, 'a 400 is not retried');
+    });
+
+    it('makes a useful ProblemError from an HTML error page', async () => {
+      next = { status: 502, body: '<html><body><h1>Bad gateway</h1> upstream down</body></html>', headers: { 'content-type': 'text/html' } };
+      const error = await createPlatformClient({ baseUrl: `${server.url}/v1`, apiKey: 'k', retry: false })
+        .listInvites({ orgId: 'o' })
+        .catch((e) => e);
+      assert.ok(error instanceof ProblemError);
+      assert.equal(error.status, 502);
+      assert.equal(error.title, 'Bad Gateway');
+      assert.equal(error.type, 'about:blank');
+      assert.equal(error.detail, 'Bad gateway upstream down');
+    });
+
+    it('keeps the HTTP status when the body claims another and drops mistyped members', async () => {
+      next = { status: 404, body: { status: 'nope', title: 7, detail: 'no such connection' } };
+      const error = await client.getConnection({ projectIdOrName: 'p', connectionId: 'c' }).catch((e) => e);
+      assert.ok(error instanceof ProblemError);
+      assert.equal(error.status, 404);
+      assert.equal(error.title, 'Not Found');
+      assert.equal(error.detail, 'no such connection');
+    });
+
+    it('throws invalid_response for a 2xx answer that is not JSON', async () => {
+      next = { status: 200, body: 'not json', headers: { 'content-type': 'application/json' } };
+      const error = await client.listDestinations({ projectIdOrName: 'p' }).catch((e) => e);
+      assert.ok(error instanceof PlatformRequestError);
+      assert.equal(error.code, 'invalid_response');
+    });
+
+    it('throws invalid_response when a URL answer is empty', async () => {
+      next = { status: 200, body: '', headers: { 'content-type': 'text/plain' } };
+      const error = await client.oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }).catch((e) => e);
+      assert.ok(error instanceof PlatformRequestError);
+      assert.equal(error.code, 'invalid_response');
+    });
+  });
+
+  describe('retries', () => {
+    it('retries 503 and 429, honouring Retry-After in seconds', async () => {
+      const answers: Reply[] = [
+        { status: 503, body: { title: 'Unavailable' } },
+        { status: 429, headers: { 'retry-after': '1' }, body: { title: 'Slow down' } },
+        { status: 200, body: [] },
+      ];
+      server.reply = () => answers.shift()!;
+      const started = Date.now();
+      try {
+        assert.deepEqual(await client.listDestinations({ projectIdOrName: 'p' }), []);
+      } finally {
+        server.reply = () => next;
+      }
+      assert.equal(server.requests.length, 3);
+      assert.ok(Date.now() - started >= 950, 'waited for Retry-After: 1');
+    });
+
+    it('honours a Problem retryAfter date-time and retryable: true', async () => {
+      const answers: Reply[] = [
+        { status: 500, body: { title: 'Busy', retryable: true, retryAfter: new Date(Date.now() + 600).toISOString() } },
+        { status: 200, body: [] },
+      ];
+      server.reply = () => answers.shift()!;
+      const started = Date.now();
+      try {
+        await client.listDestinations({ projectIdOrName: 'p' });
+      } finally {
+        server.reply = () => next;
+      }
+      assert.equal(server.requests.length, 2);
+      assert.ok(Date.now() - started >= 450);
+    });
+
+    it('does not retry a plain 500', async () => {
+      next = { status: 500, body: { title: 'Boom' } };
+      await assert.rejects(client.listDestinations({ projectIdOrName: 'p' }), ProblemError);
+      assert.equal(server.requests.length, 1);
+    });
+
+    it('gives up after the configured retries and throws the last problem', async () => {
+      next = { status: 503, body: { title: 'Down', detail: 'maintenance' } };
+      const error = await client.listDestinations({ projectIdOrName: 'p' }).catch((e) => e);
+      assert.ok(error instanceof ProblemError);
+      assert.equal(error.detail, 'maintenance');
+      assert.equal(server.requests.length, 4, 'first attempt and 3 retries');
+    });
+
+    it('does not wait for a Retry-After longer than maxRetryAfterMs', async () => {
+      next = { status: 429, headers: { 'retry-after': '3600' }, body: {} };
+      const error = await client.listDestinations({ projectIdOrName: 'p' }).catch((e) => e);
+      assert.ok(error instanceof ProblemError);
+      assert.equal(error.retryAfterMs, 3600_000);
+      assert.equal(server.requests.length, 1);
+    });
+
+    it('retries dropped connections for idempotent operations', async () => {
+      const answers: Reply[] = [{ destroy: true }, { status: 200, body: [] }];
+      server.reply = () => answers.shift()!;
+      try {
+        assert.deepEqual(await client.listDestinations({ projectIdOrName: 'p' }), []);
+      } finally {
+        server.reply = () => next;
+      }
+      assert.equal(server.requests.length, 2);
+    });
+
+    it('does not resend a create after a dropped connection', async () => {
+      next = { destroy: true };
+      const error = await client.createProject({ appName: 'A', name: 'ab', orgId: 'o' }).catch((e) => e);
+      assert.ok(error instanceof PlatformRequestError);
+      assert.equal(error.code, 'network');
+      assert.equal(server.requests.length, 1);
+    });
+  });
+
+  describe('time-outs and aborts', () => {
+    it('times each attempt out through AbortSignal', async () => {
+      next = { status: 200, body: [], delayMs: 500 };
+      const slow = createPlatformClient({ baseUrl: `${server.url}/v1`, apiKey: 'k', timeoutMs: 50, retry: false });
+      const error = await slow.listDestinations({ projectIdOrName: 'p' }).catch((e) => e);
+      assert.ok(error instanceof PlatformRequestError);
+      assert.equal(error.code, 'timeout');
+    });
+
+    it('stops at once when the caller aborts, also during a backoff wait', async () => {
+      next = { status: 503, headers: { 'retry-after': '10' }, body: {} };
+      const controller = new AbortController();
+      const pending = client.listDestinations({ projectIdOrName: 'p' }, { signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('user left')), 100);
+      await assert.rejects(pending, /user left/);
+      assert.equal(server.requests.length, 1);
+    });
+  });
+});

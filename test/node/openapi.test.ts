@@ -1,0 +1,82 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { parse } from 'yaml';
+import { generateSchemaTypes } from '../../scripts/gen-types.mjs';
+
+const sourceUrl = new URL('../../src/api/openapi.yaml', import.meta.url);
+const source = readFileSync(sourceUrl, 'utf8');
+const doc = parse(source);
+
+type Operation = { operationId: string; security?: Array<Record<string, string[]>>; responses: Record<string, unknown> };
+const operations: Array<Operation & { method: string; path: string }> = [];
+for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+  for (const [method, op] of Object.entries(item)) operations.push({ ...op, method, path });
+}
+
+describe('openapi.yaml', () => {
+  it('is a valid OpenAPI 3.1 document (Redocly recommended rules, no error or warning)', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source, absoluteRef: sourceUrl.pathname, config });
+    const errors = problems; // errors and warnings alike
+    assert.deepEqual(
+      errors.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`),
+      [],
+    );
+    assert.equal(doc.openapi, '3.1.0');
+  });
+
+  it('describes the 13 operations of the spec', () => {
+    assert.deepEqual(operations.map((o) => o.operationId).sort(), [
+      'createNotificationEventTopicRoute',
+      'createProject',
+      'deleteDestination',
+      'deleteIntegration',
+      'deleteTopic',
+      'getConnection',
+      'listDestinations',
+      'listInvites',
+      'listNotificationEventTopicRoutes',
+      'listTopicDestinationRoutes',
+      'oauthConnect',
+      'oauthUpdate',
+      'searchRecords',
+    ]);
+  });
+
+  it('accepts Bearer exactly where the spec allows it', () => {
+    const withBearer = operations
+      .filter((o) => (o.security ?? doc.security).some((s: Record<string, string[]>) => 'Bearer' in s))
+      .map((o) => o.operationId)
+      .sort();
+    assert.deepEqual(withBearer, ['createNotificationEventTopicRoute', 'createProject', 'listInvites', 'listNotificationEventTopicRoutes']);
+    for (const op of operations) {
+      assert.ok((op.security ?? doc.security).some((s: Record<string, string[]>) => 'APIKeyHeader' in s), op.operationId);
+    }
+  });
+
+  it('gives every operation a Problem Details error answer', () => {
+    for (const op of operations) {
+      assert.ok(op.responses.default, `${op.operationId} has a default error response`);
+    }
+  });
+
+  it('uses the real service query names for get-connection and route filters', () => {
+    const names = (path: string, method: string) =>
+      (doc.paths[path][method].parameters as Array<{ name?: string; $ref?: string }>).map((p) => p.name ?? p.$ref);
+    assert.deepEqual(names('/projects/{projectIdOrName}/connections/{connectionId}', 'get').slice(2), [
+      'includeCreds',
+      'includeRefreshToken',
+      'refresh',
+    ]);
+    assert.deepEqual(names('/projects/{projectIdOrName}/notification-event-topic-routes', 'get').slice(1), ['topicId', 'eventType']);
+  });
+});
+
+describe('src/api/schema.ts', () => {
+  it('is up to date with openapi.yaml (run npm run gen:types)', async () => {
+    const committed = readFileSync(new URL('../../src/api/schema.ts', import.meta.url), 'utf8');
+    assert.equal(committed, await generateSchemaTypes(), 'src/api/schema.ts is stale: run npm run gen:types');
+  });
+});
