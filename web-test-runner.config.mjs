@@ -10,7 +10,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { webdriverLauncher } from '@web/test-runner-webdriver';
 import puppeteer from 'puppeteer-core';
 import { defaultReporter } from '@web/test-runner';
-import { testMiddleware } from './test/browser/server/middleware.mjs';
+import { testMiddleware } from './test/browser/server/middleware.ts';
 import { countReporter } from './test/browser/server/count-reporter.mjs';
 
 const wanted = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',').map((s) => s.trim());

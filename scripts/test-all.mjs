@@ -52,7 +52,7 @@ if (!only || only === 'browser') {
     name: 'browser tests',
     async run() {
       const file = join(tmp, 'wtr.json');
-      const { code } = await run('npx', ['web-test-runner'], { WTR_SUMMARY_FILE: file });
+      const { code } = await run('npm', ['run', '--silent', 'test:browser'], { WTR_SUMMARY_FILE: file });
       let totals = { passed: 0, failed: 0 };
       try {
         totals = JSON.parse(readFileSync(file, 'utf8'));

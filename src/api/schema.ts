@@ -302,10 +302,11 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description projectId is required; the emulator also accepts the real service's newer name, projectIdOrName, in its place. */
         OAuthConnectRequest: {
             /** @description project ID (or name) */
-            projectId?: string;
-            /** @description The real service's 2026 name for projectId; accepted as an alias. */
+            projectId: string;
+            /** @description The real service's 2026 name for projectId; when projectId is absent it stands in its place. */
             projectIdOrName?: string;
             provider: string;
             groupRef: string;
@@ -321,7 +322,7 @@ export interface components {
             providerAppId?: string;
             /** @description Used internally by the UI library; set to false or omit when calling manually. */
             enableCSRFProtection?: boolean;
-        } | unknown | unknown;
+        };
         Destination: {
             id: string;
             name: string;

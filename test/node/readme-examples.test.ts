@@ -28,3 +28,11 @@ describe('README examples', () => {
     }
   });
 });
+
+describe('README examples (emulator)', () => {
+  it('the emulator example runs as written', async () => {
+    const result = await runReadmeExample('emulator', {});
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'hubspot bad_credentials\n');
+  });
+});

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+// connect-provider-emulator: runs the platform emulator.
+import { parseArgs } from 'node:util';
+import { createEmulator } from './emulator.js';
+import { EmulatorDataError } from './store.js';
+
+const USAGE = `usage: connect-provider-emulator [options]
+  --port N            port to listen on (default 4010; 0 picks a free one)
+  --host H            address to listen on (default 127.0.0.1)
+  --api-key K         the key X-Api-Key must carry (default dev-api-key)
+  --verify-delay MS   ms from consent to working / bad_credentials (default 1500)
+  --data FILE         keep state in FILE across restarts (default: memory only)
+  --url-format F      json (default, as the spec) or text (as the real service)
+  --public-url URL    origin browsers reach the emulator at, for consent URLs
+  --help              this text`;
+
+function fail(message: string): never {
+  console.error(`connect-provider-emulator: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4010' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'api-key': { type: 'string', default: 'dev-api-key' },
+      'verify-delay': { type: 'string', default: '1500' },
+      data: { type: 'string' },
+      'url-format': { type: 'string', default: 'json' },
+      'public-url': { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${values.port}`);
+const verifyDelay = Number(values['verify-delay']);
+if (!Number.isFinite(verifyDelay) || verifyDelay < 0) fail(`--verify-delay must be milliseconds >= 0, got ${values['verify-delay']}`);
+const urlFormat = values['url-format'];
+if (urlFormat !== 'json' && urlFormat !== 'text') fail(`--url-format must be json or text, got ${urlFormat}`);
+if (values['api-key'] === '') fail('--api-key must not be empty');
+
+try {
+  const emulator = createEmulator({
+    apiKey: values['api-key'],
+    verifyDelay,
+    urlFormat,
+    ...(values.data ? { dataFile: values.data } : {}),
+    ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+  });
+  const info = await emulator.listen(port, values.host);
+  console.log(`listening on ${info.url}`);
+  console.log(`base url: ${info.baseUrl}`);
+  console.log(`search url: ${info.searchUrl}`);
+  console.log(`api key: ${emulator.apiKey}`);
+  console.log(`bearer token: ${emulator.bearerToken}`);
+  console.log(`project: proj_demo (name demo), org: org_demo${values.data ? `, data: ${values.data}` : ''}`);
+  const stop = () => {
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (error) {
+  if (error instanceof EmulatorDataError) fail(error.message);
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port ${port} on ${values.host} is in use`);
+  throw error;
+}

@@ -1,0 +1,284 @@
+// The emulator's state: fixed seed data, in memory, optionally kept in a
+// JSON file written atomically (temp file, fsync, rename).
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import type {
+  Connection,
+  ConnectionStatus,
+  Destination,
+  Invite,
+  NotificationEventTopicRoute,
+  Project,
+  ProviderApp,
+  Token,
+  TopicDestinationRoute,
+} from '../api/types.js';
+import { PROVIDERS } from './providers.js';
+
+export interface Org {
+  id: string;
+  name: string;
+}
+
+/** A destination and the project it belongs to (the spec's Destination has no projectId). */
+export type StoredDestination = Destination & { projectId: string };
+
+export interface Topic {
+  id: string;
+  projectId: string;
+  name: string;
+  createTime: string;
+}
+
+export interface Integration {
+  id: string;
+  projectId: string;
+  name: string;
+  provider: string;
+  createTime: string;
+  /** objectName -> (provider field name -> the integration's mapped name) */
+  fieldMappings: Record<string, Record<string, string>>;
+}
+
+export interface StoredRecord {
+  integrationId: string;
+  groupRef: string;
+  objectName: string;
+  raw: Record<string, unknown>;
+}
+
+export interface StoredConnection extends Omit<Connection, 'oauth2AuthorizationCode' | 'apiKey'> {
+  tokens: { accessToken: Token; refreshToken: Token; scopes: string[] };
+  /** A verification in progress: the status the connection reaches at `at`. */
+  pending?: { status: ConnectionStatus; at: string };
+}
+
+export interface ConsentSession {
+  id: string;
+  mode: 'create' | 'update';
+  projectId: string;
+  provider: string;
+  groupRef: string;
+  groupName: string;
+  consumerRef: string;
+  consumerName: string;
+  providerWorkspaceRef?: string;
+  providerMetadata?: Record<string, unknown>;
+  providerAppId?: string;
+  connectionId?: string;
+  createTime: string;
+  expiresAt: string;
+  /** Set once the user decided: the session cannot be used again. */
+  decision?: 'allow' | 'allow_bad_credentials' | 'deny';
+  resultConnectionId?: string;
+}
+
+export interface EmulatorState {
+  version: 1;
+  orgs: Org[];
+  projects: Project[];
+  invites: Invite[];
+  providerApps: ProviderApp[];
+  destinations: StoredDestination[];
+  topics: Topic[];
+  topicDestinationRoutes: TopicDestinationRoute[];
+  notificationEventTopicRoutes: NotificationEventTopicRoute[];
+  integrations: Integration[];
+  records: StoredRecord[];
+  connections: StoredConnection[];
+  consents: ConsentSession[];
+}
+
+/** A short random ID with a readable prefix, e.g. conn_4f9c2a7d1e0b. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
+}
+
+/** A random opaque token. */
+export function newSecret(prefix: string): string {
+  return `${prefix}_${randomBytes(18).toString('base64url')}`;
+}
+
+const SEED_TIME = '2026-01-15T09:00:00.000Z';
+export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+export function issueTokens(scopes: string[], now: Date): StoredConnection['tokens'] {
+  const issuedAt = now.toISOString();
+  return {
+    accessToken: { token: newSecret('at'), issuedAt, expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString() },
+    refreshToken: { token: newSecret('rt'), issuedAt },
+    scopes,
+  };
+}
+
+/** The fixed seed data documented in the README. */
+export function seedState(): EmulatorState {
+  const projectId = 'proj_demo';
+  const providerApps: ProviderApp[] = PROVIDERS.map((p) => ({
+    id: `app_${p.name}`,
+    projectId,
+    provider: p.name,
+    clientId: `client-${p.name}-demo`,
+    externalRef: `${p.name}-default`,
+    scopes: [p.scopes],
+    createTime: SEED_TIME,
+  }));
+  const hubspot = PROVIDERS.find((p) => p.name === 'hubspot')!;
+  return {
+    version: 1,
+    orgs: [{ id: 'org_demo', name: 'Demo Org' }],
+    projects: [
+      {
+        id: projectId,
+        name: 'demo',
+        appName: 'Demo App',
+        orgId: 'org_demo',
+        createTime: SEED_TIME,
+        entitlements: { brandingRemoval: { value: false } },
+      },
+    ],
+    invites: [
+      { id: 'inv_ada', invitedEmail: 'ada@example.com', parentType: 'org', parentId: 'org_demo', status: 'pending', createTime: SEED_TIME },
+      {
+        id: 'inv_grace',
+        invitedEmail: 'grace@example.com',
+        parentType: 'org',
+        parentId: 'org_demo',
+        status: 'accepted',
+        createTime: SEED_TIME,
+        updateTime: '2026-01-16T10:00:00.000Z',
+      },
+      {
+        id: 'inv_alan',
+        invitedEmail: 'alan@example.com',
+        parentType: 'org',
+        parentId: 'org_demo',
+        status: 'expired',
+        createTime: '2026-01-01T09:00:00.000Z',
+        updateTime: '2026-01-08T09:00:00.000Z',
+      },
+    ],
+    providerApps,
+    destinations: [
+      {
+        id: 'dest_webhook',
+        projectId,
+        name: 'main-webhook',
+        type: 'webhook',
+        metadata: { url: 'https://hooks.example.com/platform', headers: { 'X-Source': 'platform' } },
+        createTime: SEED_TIME,
+      },
+      {
+        id: 'dest_audit',
+        projectId,
+        name: 'audit-webhook',
+        type: 'webhook',
+        metadata: { url: 'https://audit.example.com/events' },
+        createTime: '2026-01-15T09:05:00.000Z',
+      },
+    ],
+    topics: [
+      { id: 'topic_main', projectId, name: 'main', createTime: SEED_TIME },
+      { id: 'topic_alerts', projectId, name: 'alerts', createTime: '2026-01-15T09:01:00.000Z' },
+    ],
+    topicDestinationRoutes: [
+      { id: 'tdr_main_webhook', topicId: 'topic_main', destinationId: 'dest_webhook', projectId, createTime: SEED_TIME },
+    ],
+    notificationEventTopicRoutes: [
+      {
+        id: 'ner_connection_created',
+        eventType: 'connection.created',
+        topicId: 'topic_main',
+        projectId,
+        createTime: SEED_TIME,
+        updateTime: SEED_TIME,
+      },
+    ],
+    integrations: [
+      {
+        id: 'int_demo',
+        projectId,
+        name: 'crm-sync',
+        provider: 'hubspot',
+        createTime: SEED_TIME,
+        fieldMappings: {
+          contact: { firstname: 'firstName', lastname: 'lastName', email: 'email' },
+          account: { name: 'name', domain: 'website' },
+        },
+      },
+    ],
+    records: [
+      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '101', firstname: 'Ada', lastname: 'Lovelace', email: 'ada@acme.example' } },
+      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '102', firstname: 'Grace', lastname: 'Hopper', email: 'grace@acme.example' } },
+      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'account', raw: { id: '201', name: 'Acme Corp', domain: 'acme.example' } },
+      { integrationId: 'int_demo', groupRef: 'other', objectName: 'contact', raw: { id: '301', firstname: 'Alan', lastname: 'Turing', email: 'alan@other.example' } },
+    ],
+    connections: [
+      {
+        id: 'conn_demo',
+        projectId,
+        provider: 'hubspot',
+        group: { groupRef: 'acme', groupName: 'Acme Inc.', projectId, createTime: SEED_TIME },
+        consumer: { consumerRef: 'user-ada', consumerName: 'Ada Lovelace', projectId, createTime: SEED_TIME },
+        createTime: SEED_TIME,
+        updateTime: '2026-02-01T12:00:00.000Z',
+        authScheme: 'oauth2/authorizationCode',
+        status: 'bad_credentials',
+        providerApp: providerApps.find((a) => a.provider === 'hubspot'),
+        providerWorkspaceRef: 'acme-hub',
+        providerConsumerRef: 'hs-user-1',
+        tokens: {
+          accessToken: { token: 'at_seed_expired', issuedAt: SEED_TIME, expiresAt: '2026-01-15T10:00:00.000Z' },
+          refreshToken: { token: 'rt_seed_revoked', issuedAt: SEED_TIME },
+          scopes: hubspot.scopes,
+        },
+      },
+    ],
+    consents: [],
+  };
+}
+
+export class EmulatorDataError extends Error {
+  override name = 'EmulatorDataError';
+}
+
+const LIST_KEYS = [
+  'orgs', 'projects', 'invites', 'providerApps', 'destinations', 'topics', 'topicDestinationRoutes',
+  'notificationEventTopicRoutes', 'integrations', 'records', 'connections', 'consents',
+] as const;
+
+/** Reads a data file; a missing file is null, an unreadable or malformed one throws EmulatorDataError. */
+export function readStateFile(file: string): EmulatorState | null {
+  if (!existsSync(file)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new EmulatorDataError(
+      `the data file ${file} is not valid JSON (${(error as Error).message}); it was left untouched: fix it, or move it away to start from the seed data`,
+    );
+  }
+  const state = parsed as Partial<EmulatorState>;
+  if (typeof parsed !== 'object' || parsed === null || state.version !== 1) {
+    throw new EmulatorDataError(`the data file ${file} is not an emulator data file of version 1; it was left untouched`);
+  }
+  for (const key of LIST_KEYS) {
+    if (!Array.isArray(state[key])) {
+      throw new EmulatorDataError(`the data file ${file} has no list "${key}"; it was left untouched`);
+    }
+  }
+  return state as EmulatorState;
+}
+
+/** Writes the state so that a crash at any moment leaves either the old file or the new one. */
+export function writeStateFile(file: string, state: EmulatorState): void {
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const fd = openSync(temp, 'w', 0o600);
+  try {
+    writeSync(fd, JSON.stringify(state, null, 2) + '\n');
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, file);
+}

@@ -1,0 +1,90 @@
+// Problem Details (RFC 9457) answers, shared by the handler and the emulator.
+import { PROBLEM_CONTENT_TYPE, statusTitle } from '../api/problem.js';
+import type { Problem } from '../api/types.js';
+
+export interface ProblemInit extends Partial<Problem> {
+  status: number;
+}
+
+/** A `application/problem+json` Response. `title` defaults to the status's reason phrase. */
+export function problemResponse(init: ProblemInit, headers: HeadersInit = {}): Response {
+  const body: Problem = { type: 'about:blank', title: statusTitle(init.status), ...init };
+  const h = new Headers(headers);
+  h.set('content-type', PROBLEM_CONTENT_TYPE);
+  h.set('cache-control', 'no-store');
+  return new Response(JSON.stringify(body), { status: init.status, headers: h });
+}
+
+/** A JSON Response. */
+export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+  const h = new Headers(headers);
+  h.set('content-type', 'application/json');
+  h.set('cache-control', 'no-store');
+  return new Response(JSON.stringify(body), { status, headers: h });
+}
+
+/** Thrown inside request handling to answer with a problem. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly init: ProblemInit,
+    readonly headers: HeadersInit = {},
+  ) {
+    super(init.detail ?? init.title ?? statusTitle(init.status));
+  }
+}
+
+export class BodyError extends HttpProblem {}
+
+/**
+ * Reads a JSON request body with a size limit: 413 when larger, 415 when the
+ * content type is not JSON, 400 when it does not parse.
+ */
+export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+  const contentType = request.headers.get('content-type') ?? '';
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  if (!/^application\/([a-z0-9.+-]+\+)?json$/.test(mediaType)) {
+    throw new BodyError({
+      status: 415,
+      detail: mediaType ? `expected a JSON body (application/json), got ${mediaType}` : 'expected a JSON body with Content-Type: application/json',
+    }, { accept: 'application/json' });
+  }
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    throw new BodyError({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
+  }
+  const text = await readTextLimited(request, limitBytes);
+  if (text.trim() === '') throw new BodyError({ status: 400, detail: 'the JSON body is empty' });
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new BodyError({ status: 400, detail: `the body is not valid JSON: ${(error as Error).message}` });
+  }
+}
+
+async function readTextLimited(request: Request, limitBytes: number): Promise<string> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limitBytes) {
+      await reader.cancel().catch(() => {});
+      throw new BodyError({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(all);
+  } catch {
+    throw new BodyError({ status: 400, detail: 'the body is not valid UTF-8' });
+  }
+}

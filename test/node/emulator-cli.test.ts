@@ -1,0 +1,103 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createPlatformClient } from '../../src/api/index.js';
+import { createEmulator, EmulatorDataError } from '../../src/emulator/index.js';
+
+const cli = fileURLToPath(new URL('../../src/emulator/cli.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  lines: string[];
+  stop(): Promise<void>;
+}
+
+/** Starts the CLI and waits for its banner (ending with the project line) or its exit. */
+function startCli(args: string[]): Promise<Started & { code?: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    let stderr = '';
+    let buffer = '';
+    const stop = () =>
+      new Promise<void>((r) => {
+        if (child.exitCode !== null) return r();
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      });
+    child.stdout!.on('data', (chunk) => {
+      buffer += chunk;
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      lines.push(...parts);
+      if (lines.some((l) => l.startsWith('project:'))) resolve({ child, lines, stop, stderr });
+    });
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.on('exit', (code) => resolve({ child, lines, stop, code, stderr }));
+  });
+}
+
+describe('emulator CLI', () => {
+  it('prints the listening line, URLs, API key and a working bearer token', async () => {
+    const started = await startCli(['--port', '0', '--api-key', 'k-cli', '--verify-delay', '0']);
+    try {
+      const url = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(started.lines[0])?.[1];
+      assert.ok(url, started.lines.join('\n'));
+      assert.ok(started.lines.includes(`base url: ${url}/v1`));
+      assert.ok(started.lines.includes(`search url: ${url}/search/v1`));
+      assert.ok(started.lines.includes('api key: k-cli'));
+      const token = /^bearer token: (\S+)$/.exec(started.lines.find((l) => l.startsWith('bearer token:'))!)![1];
+      const client = createPlatformClient({ baseUrl: `${url}/v1`, accessToken: token });
+      assert.equal((await client.listInvites({ orgId: 'org_demo' })).length, 3);
+    } finally {
+      await started.stop();
+    }
+  });
+
+  it('exits 2 with a usage message on bad flags', async () => {
+    for (const args of [['--port', 'x'], ['--verify-delay', '-1'], ['--nope'], ['--url-format', 'xml']]) {
+      const result = await startCli(args);
+      assert.equal(result.code, 2, args.join(' '));
+      assert.match(result.stderr, /usage: connect-provider-emulator/);
+    }
+  });
+
+  it('keeps state across restarts with --data, and refuses a corrupt file untouched', async () => {
+    const file = join(dir, 'state.json');
+    const first = await startCli(['--port', '0', '--data', file]);
+    const url = /^listening on (\S+)$/.exec(first.lines[0])![1];
+    const client = createPlatformClient({ baseUrl: `${url}/v1`, apiKey: 'dev-api-key' });
+    await client.createProject({ appName: 'Kept', name: 'kept', orgId: 'org_demo' });
+    await client.deleteDestination({ projectIdOrName: 'demo', destination: 'dest_audit' });
+    await first.stop();
+
+    const second = await startCli(['--port', '0', '--data', file]);
+    const url2 = /^listening on (\S+)$/.exec(second.lines[0])![1];
+    const client2 = createPlatformClient({ baseUrl: `${url2}/v1`, apiKey: 'dev-api-key' });
+    assert.deepEqual((await client2.listDestinations({ projectIdOrName: 'demo' })).map((d) => d.id), ['dest_webhook']);
+    const conflict = await client2.createProject({ appName: 'Kept', name: 'kept', orgId: 'org_demo' }).catch((e) => e);
+    assert.equal(conflict.status, 409, 'the project created before the restart is still there');
+    await second.stop();
+    assert.deepEqual(readdirSync(dir), ['state.json'], 'no temporary file is left behind');
+
+    writeFileSync(file, '{"version": 1, "orgs": [');
+    const corrupt = await startCli(['--port', '0', '--data', file]);
+    assert.equal(corrupt.code, 2);
+    assert.match(corrupt.stderr, /is not valid JSON/);
+    assert.equal(readFileSync(file, 'utf8'), '{"version": 1, "orgs": [', 'the corrupt file is left as it was');
+  });
+
+  it('refuses a data file of another shape with EmulatorDataError', () => {
+    const file = join(dir, 'other.json');
+    writeFileSync(file, JSON.stringify({ version: 1, orgs: [] }));
+    assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError);
+    writeFileSync(file, JSON.stringify({ hello: 'world' }));
+    assert.throws(() => createEmulator({ dataFile: file }), /not an emulator data file/);
+  });
+});
