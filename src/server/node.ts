@@ -32,10 +32,18 @@ export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   }
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
+  let body: BodyInit | undefined;
+  const parsed = (req as { body?: unknown }).body;
+  if (hasBody && parsed !== undefined && req.readableEnded) {
+    // A body parser (express.json(), ...) ran first and consumed the stream: rebuild the body from its result.
+    body = typeof parsed === 'string' || parsed instanceof Uint8Array ? (parsed as BodyInit) : JSON.stringify(parsed);
+  } else if (hasBody) {
+    body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  }
   return new Request(url, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body,
     signal,
     // @ts-expect-error Node's fetch needs duplex for a streamed body; not in the DOM types.
     duplex: 'half',

@@ -1,8 +1,9 @@
 // Runs the code blocks of README.md marked "ts example:NAME", so the README
-// cannot drift from what the package does.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// cannot drift from what the package does. All blocks are written into one
+// temporary folder as NAME.ts, so an example can import another
+// (`./connect.js`), with the package's entry points pointed at src/.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,35 +16,83 @@ const ENTRIES: Record<string, string> = {
   'connect-provider/emulator': 'src/emulator/index.ts',
 };
 
-export function readmeExample(name: string): string {
+export function readmeExamples(): Map<string, string> {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const match = new RegExp('```ts example:' + name + '\\n([\\s\\S]*?)```').exec(readme);
-  if (!match) throw new Error(`README.md has no block "ts example:${name}"`);
-  return match[1];
+  const blocks = new Map<string, string>();
+  for (const match of readme.matchAll(/```ts example:([\w-]+)\n([\s\S]*?)```/g)) blocks.set(match[1], match[2]);
+  return blocks;
 }
 
-/** Runs a README example with Node (through tsx), its package imports pointed at src/. */
+/** Writes every README example into a fresh folder; returns it and a cleanup. */
+export function writeReadmeExamples(): { dir: string; file(name: string): string; cleanup(): void } {
+  // Inside the repo, so the examples' bare imports (express, hono) resolve from its node_modules.
+  const cache = join(root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(join(cache, 'readme-examples-'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  for (const [name, original] of readmeExamples()) {
+    let code = original;
+    for (const [specifier, file] of Object.entries(ENTRIES)) code = code.replaceAll(`'${specifier}'`, `'${join(root, file)}'`);
+    writeFileSync(join(dir, `${name}.ts`), code);
+  }
+  return {
+    dir,
+    file: (name) => {
+      if (!readmeExamples().has(name)) throw new Error(`README.md has no block "ts example:${name}"`);
+      return join(dir, `${name}.ts`);
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** Runs a README example to its end with Node (through tsx). */
 export function runReadmeExample(
   name: string,
   env: Record<string, string>,
   timeoutMs = 20000,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  let code = readmeExample(name);
-  for (const [specifier, file] of Object.entries(ENTRIES)) {
-    code = code.replaceAll(`'${specifier}'`, `'${join(root, file)}'`);
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'readme-example-'));
-  const file = join(dir, `${name}.mts`);
-  writeFileSync(file, code);
+  const examples = writeReadmeExamples();
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', file],
+      ['--import', 'tsx', examples.file(name)],
       { cwd: root, env: { ...process.env, ...env }, timeout: timeoutMs },
       (error, stdout, stderr) => {
-        rmSync(dir, { recursive: true, force: true });
+        examples.cleanup();
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
       },
     );
   });
+}
+
+/** Starts a README example that serves HTTP, waits until `url` answers, and gives a stop(). */
+export async function serveReadmeExample(
+  name: string,
+  env: Record<string, string>,
+  url: string,
+): Promise<{ stop(): Promise<void>; output(): string }> {
+  const examples = writeReadmeExamples();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', examples.file(name)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c) => (output += c));
+  child.stderr!.on('data', (c) => (output += c));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      examples.cleanup();
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null) break;
+    const up = await fetch(url).then(() => true, () => false);
+    if (up) return { stop, output: () => output };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`README example ${name} did not start serving ${url}:\n${output}`);
 }

@@ -1,0 +1,69 @@
+// Cross-site request refusal and CORS for explicitly allowed origins.
+
+export interface OriginPolicy {
+  /** Origins other than the request's own that may call the handler (CORS is answered for them). */
+  allowedOrigins: ReadonlySet<string>;
+}
+
+export type OriginVerdict = { ok: true; corsOrigin?: string } | { ok: false; reason: string };
+
+function hostsOf(request: Request): Set<string> {
+  const hosts = new Set<string>();
+  const url = new URL(request.url);
+  hosts.add(url.host.toLowerCase());
+  const host = request.headers.get('host');
+  if (host) hosts.add(host.toLowerCase());
+  // Behind a proxy the public host arrives here. A browser cannot forge this
+  // header cross-site without a CORS preflight, which this handler refuses.
+  const forwarded = request.headers.get('x-forwarded-host');
+  if (forwarded) for (const h of forwarded.split(',')) hosts.add(h.trim().toLowerCase());
+  return hosts;
+}
+
+/**
+ * Decides whether a request may be served. Browsers mark every request with
+ * Sec-Fetch-Site and (for non-GET, and cross-origin GET) Origin; server-side
+ * callers send neither and are let through, since they hold no user's cookies.
+ */
+export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdict {
+  const origin = request.headers.get('origin');
+  const site = request.headers.get('sec-fetch-site');
+  if (origin !== null && origin !== 'null') {
+    if (policy.allowedOrigins.has(origin)) return { ok: true, corsOrigin: origin };
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host.toLowerCase();
+    } catch {
+      return { ok: false, reason: 'the Origin header is not a valid origin' };
+    }
+    if (!hostsOf(request).has(originHost)) return { ok: false, reason: `requests from ${origin} are not allowed` };
+    if (site === 'cross-site') return { ok: false, reason: 'cross-site requests are not allowed' };
+    return { ok: true };
+  }
+  if (origin === 'null') return { ok: false, reason: 'requests from an opaque origin are not allowed' };
+  if (site === 'cross-site' || site === 'same-site') return { ok: false, reason: `${site} requests are not allowed` };
+  return { ok: true };
+}
+
+/** Headers that let an allowed origin read the answer. */
+export function corsHeaders(origin: string): Record<string, string> {
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    vary: 'Origin',
+  };
+}
+
+/** The answer to a CORS preflight from an allowed origin. */
+export function preflight(origin: string, request: Request): Response {
+  const requested = request.headers.get('access-control-request-headers');
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders(origin),
+      'access-control-allow-methods': 'GET, POST, PATCH',
+      'access-control-allow-headers': requested ?? 'content-type',
+      'access-control-max-age': '600',
+    },
+  });
+}
