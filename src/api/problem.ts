@@ -1,6 +1,6 @@
 // RFC 9457 Problem Details: parsing answers into errors the caller can act on.
 import type { Problem, ProblemIssue } from './types.js';
-import { parseRetryAfterHeader, parseRetryAfterTime } from './retry.js';
+import { parseRetryAfter } from './retry.js';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -169,6 +169,6 @@ export async function problemFromResponse(response: Response): Promise<ProblemEr
   problem.status = response.status;
   if (!problem.title) problem.title = statusTitle(response.status);
   const retryAfterMs =
-    parseRetryAfterHeader(response.headers.get('retry-after')) ?? parseRetryAfterTime(problem.retryAfter);
+    parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter);
   return new ProblemError(problem, retryAfterMs);
 }

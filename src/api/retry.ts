@@ -19,21 +19,13 @@ export function backoffDelay(attempt: number, { baseMs, maxMs }: BackoffOptions,
 }
 
 /**
- * Milliseconds to wait from a `Retry-After` header value (delta-seconds or an
- * HTTP-date), or undefined when absent or unparsable. Never negative.
+ * Milliseconds to wait from a `Retry-After` header (delta-seconds or an
+ * HTTP-date) or a Problem's `retryAfter` (an RFC 3339 date-time), or
+ * undefined when absent or unparsable. Never negative.
  */
-export function parseRetryAfterHeader(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  if (value == null) return undefined;
-  const text = value.trim();
-  if (text === '') return undefined;
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Milliseconds until a Problem's `retryAfter` (an RFC 3339 date-time), or undefined. */
-export function parseRetryAfterTime(value: unknown, now: number = Date.now()): number | undefined {
-  if (typeof value !== 'string') return undefined;
+export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -1,12 +1,15 @@
-// Koa middleware for @web/test-runner: serves the real emulator (and, later,
-// the real connect handler) on the test page's own origin, plus a few
-// fixture routes under /__test__/.
+// Koa middleware for @web/test-runner: serves the real emulator and the real
+// connect handler on the test page's own origin, plus fixture routes under
+// /__test__/ and a fault-injecting front of the handler under /faulty/{seed}/.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlatformClient } from '../../../src/api/index.js';
 import { createEmulator, ownsPath } from '../../../src/emulator/index.js';
+import { createConnectHandler, toNodeListener } from '../../../src/server/index.js';
 
 interface KoaContext {
   path: string;
+  url: string;
+  method: string;
   query: Record<string, string | string[] | undefined>;
   req: IncomingMessage;
   res: ServerResponse;
@@ -15,10 +18,28 @@ interface KoaContext {
   type: string;
   body: unknown;
   status: number;
+  set(name: string, value: string): void;
 }
 type Next = () => Promise<unknown>;
 
-export const emulator = createEmulator({ verifyDelay: 300 });
+export const emulator = createEmulator({ verifyDelay: 150 });
+
+/**
+ * Each test signs in as its own group (cookie sid=<group>), so tests share one
+ * emulator without sharing connections. sid "mallory" is a user of group "other".
+ */
+function authorize(request: Request) {
+  const sid = /(?:^|;\s*)sid=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
+  if (!sid) return null;
+  if (sid === 'mallory') return { groupRef: 'other', consumerRef: 'mallory' };
+  return { groupRef: sid, consumerRef: `user-${sid}`, consumerName: `User ${sid}` };
+}
+
+let handler: ReturnType<typeof createConnectHandler> | undefined;
+function connectHandler(origin: string) {
+  handler ??= createConnectHandler({ apiKey: emulator.apiKey, baseUrl: `${origin}/v1`, project: 'demo', authorize });
+  return handler;
+}
 
 /** Hands a request to a Node listener and keeps Koa out of the answer. */
 function viaNode(ctx: KoaContext, listener: (req: IncomingMessage, res: ServerResponse) => void): Promise<void> {
@@ -30,13 +51,54 @@ function viaNode(ctx: KoaContext, listener: (req: IncomingMessage, res: ServerRe
   });
 }
 
-export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unknown> {
-  if (ctx.path === '/__test__/ping') {
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify({ ok: true });
-    return;
+function json(ctx: KoaContext, body: unknown, status = 200) {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+}
+
+/** mulberry32: a small seeded PRNG, so a fault sequence can be replayed. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const faultRandom = new Map<string, () => number>();
+
+/** Drives the emulator's consent page as a user would, server-side, to seed a connection. */
+async function seedConnection(origin: string, group: string, provider: string, decision: string): Promise<string> {
+  const client = createPlatformClient({ baseUrl: `${origin}/v1`, apiKey: emulator.apiKey });
+  const url = await client.oauthConnect({ projectId: 'demo', provider, groupRef: group, consumerRef: `user-${group}` });
+  const id = /\/consent\/([^/?]+)/.exec(url)![1];
+  const post = await emulator.handle(
+    new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}` }),
+  );
+  if (post.status !== 303) throw new Error(`consent failed: ${post.status}`);
+  const session = emulator.state.consents.find((s) => s.id === id)!;
+  // Wait for the verification to settle, as the platform would.
+  for (;;) {
+    const connection = await client.getConnection({ projectIdOrName: 'demo', connectionId: session.resultConnectionId! });
+    if (connection.status !== 'created') return connection.id;
+    await new Promise((r) => setTimeout(r, 50));
   }
-  if (ctx.path === '/__test__/consent-url') {
+}
+
+export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unknown> {
+  const path = ctx.path;
+  if (path === '/__test__/ping') return json(ctx, { ok: true });
+  if (path === '/__test__/config') {
+    return json(ctx, {
+      faultSeed: process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : null,
+      faultRuns: process.env.FAULT_RUNS ? Number(process.env.FAULT_RUNS) : null,
+    });
+  }
+  if (path === '/__test__/consent-url') {
     // Server-side, as a host backend would: the API key never reaches the page.
     const client = createPlatformClient({ baseUrl: `${ctx.origin}/v1`, apiKey: emulator.apiKey });
     const connectionId = typeof ctx.query.connectionId === 'string' ? ctx.query.connectionId : undefined;
@@ -48,10 +110,62 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
           groupRef: 'acme',
           consumerRef: 'browser-test',
         });
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify({ url });
-    return;
+    return json(ctx, { url });
   }
-  if (ownsPath(ctx.path)) return viaNode(ctx, emulator.listener);
+  if (path === '/__test__/seed-connection') {
+    const id = await seedConnection(ctx.origin, String(ctx.query.group), String(ctx.query.provider ?? 'hubspot'), String(ctx.query.decision ?? 'allow_bad_credentials'));
+    return json(ctx, { connectionId: id });
+  }
+  if (path === '/__test__/connection') {
+    const connection = emulator.state.connections.find((c) => c.id === ctx.query.id);
+    return json(ctx, connection ? { status: connection.status, pending: connection.pending ?? null } : null, connection ? 200 : 404);
+  }
+
+  // Fixed answers from a "backend" that misbehaves in one precise way.
+  const fixture = /^\/fixture\/([\w-]+)\/(.*)$/.exec(path);
+  if (fixture) {
+    const [, kind] = fixture;
+    if (kind === 'http-url') return json(ctx, { url: 'http://evil.example/consent', messageOrigin: 'http://evil.example' });
+    if (kind === 'js-url') return json(ctx, { url: 'javascript:alert(1)' });
+    if (kind === 'no-url') return json(ctx, { messageOrigin: 'https://x.example' });
+    if (kind === 'bare-url') return json(ctx, 'https://127.0.0.1:1/never');
+    if (kind === 'down') return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503, retryable: true }, 503);
+    if (kind === 'refused') {
+      ctx.set('content-type', 'application/problem+json');
+      return json(ctx, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'not for you' }, 403);
+    }
+    if (kind === 'hang') {
+      await new Promise((r) => setTimeout(r, 30000));
+      return json(ctx, {});
+    }
+    return json(ctx, { title: 'unknown fixture' }, 404);
+  }
+
+  // A front of the real handler that fails at random, from a seed.
+  const faulty = /^\/faulty\/(\d+)(\/api\/connect\/.*)$/.exec(path);
+  if (faulty) {
+    const seed = faulty[1];
+    if (!faultRandom.has(seed)) faultRandom.set(seed, seeded(Number(seed)));
+    const random = faultRandom.get(seed)!;
+    const roll = random();
+    const delay = Math.floor(random() * 120);
+    await new Promise((r) => setTimeout(r, delay));
+    if (roll < 0.08) {
+      ctx.req.socket.destroy();
+      ctx.respond = false;
+      return;
+    }
+    if (roll < 0.16) return json(ctx, { type: 'about:blank', title: 'Internal Server Error', status: 500 }, 500);
+    if (roll < 0.24) return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503, retryable: true }, 503);
+    if (roll < 0.3) {
+      const retryAfter = new Date(Date.now() + 40).toISOString();
+      return json(ctx, { type: 'about:blank', title: 'Too Many Requests', status: 429, retryAfter }, 429);
+    }
+    // The handler matches the end of the path, so it serves under this prefix as it is.
+    return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
+  }
+
+  if (path.startsWith('/api/connect/')) return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
+  if (ownsPath(path)) return viaNode(ctx, emulator.listener);
   return next();
 }
