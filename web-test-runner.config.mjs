@@ -11,6 +11,11 @@ import { webdriverLauncher } from '@web/test-runner-webdriver';
 import puppeteer from 'puppeteer-core';
 import { defaultReporter } from '@web/test-runner';
 import { testMiddleware } from './test/browser/server/middleware.ts';
+import { reactAsEsm } from './test/browser/server/react-esm.mjs';
+import { bundle } from './scripts/bundle.mjs';
+
+// The self-contained bundle, for the test that loads it twice in a page.
+await bundle({ write: true });
 import { countReporter } from './test/browser/server/count-reporter.mjs';
 
 const wanted = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',').map((s) => s.trim());
@@ -104,7 +109,10 @@ if (wanted.includes('webkit')) {
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  plugins: [
+    reactAsEsm,
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
+  ],
   middleware: [testMiddleware],
   browsers,
   reporters: [defaultReporter(), countReporter()],

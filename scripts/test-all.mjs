@@ -47,6 +47,16 @@ if (!only || only === 'node') {
   });
 }
 
+if (!only || only === 'node') {
+  steps.push({
+    name: 'bundle size',
+    async run() {
+      const { code } = await run('node', ['scripts/size.mjs']);
+      return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+    },
+  });
+}
+
 if (!only || only === 'browser') {
   steps.push({
     name: 'browser tests',
