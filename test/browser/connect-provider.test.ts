@@ -374,6 +374,40 @@ describe('<connect-provider>', () => {
     });
   });
 
+  describe('while the page is hidden', () => {
+    // The Page Visibility API is the boundary under test: document.hidden is overridden.
+    function setHidden(hidden: boolean) {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }
+    afterEach(() => {
+      delete (document as { hidden?: boolean }).hidden;
+    });
+
+    it('should poll five times slower while hidden, and at once when visible again', async () => {
+      const el = await make(html`<connect-provider endpoint="/fixture/pending" provider="slack" poll-interval="100" timeout="20000"></connect-provider>`);
+      const w = watch(el);
+      button(el).click();
+      await waitFor(() => w.types().includes('connect-connection'));
+      await sleep(50);
+      setHidden(true);
+      await fetch('/__test__/pending-polls'); // forget the polls so far
+      await sleep(1200);
+      const hiddenPolls: number[] = await (await fetch('/__test__/pending-polls')).json();
+      // 100 ms visible would be about 12 polls; 500 ms hidden at most 3.
+      expect(hiddenPolls.length, JSON.stringify(hiddenPolls)).to.be.within(1, 3);
+      const shown = Date.now();
+      setHidden(false);
+      await sleep(150);
+      const visiblePolls: number[] = await (await fetch('/__test__/pending-polls')).json();
+      expect(visiblePolls.length, 'a poll at once on becoming visible').to.be.at.least(1);
+      expect(visiblePolls[0] - shown, "well before the 500 ms hidden interval").to.be.below(400);
+      el.cancel();
+      await w.ended;
+      expect(w.events.filter((e) => e.type === 'connect-status').map((e) => e.detail.status)).to.deep.equal(['created']);
+    });
+  });
+
   describe('in update mode', () => {
     it('should not end a reconnect at once because of the old bad_credentials', async () => {
       const group = signInFreshGroup();

@@ -70,6 +70,17 @@ export function seeded(seed: number): () => number {
 }
 
 const faultRandom = new Map<string, () => number>();
+const pendingPolls: number[] = [];
+const PENDING_CONNECTION = {
+  id: 'conn_pending',
+  projectId: 'proj_demo',
+  provider: 'slack',
+  group: { groupRef: 'g', groupName: 'g', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
+  consumer: { consumerRef: 'c', consumerName: 'c', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
+  createTime: '2026-01-01T00:00:00Z',
+  authScheme: 'oauth2/authorizationCode',
+  status: 'created',
+};
 
 /** Drives the emulator's consent page as a user would, server-side, to seed a connection. */
 async function seedConnection(origin: string, group: string, provider: string, decision: string): Promise<string> {
@@ -116,6 +127,13 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     const id = await seedConnection(ctx.origin, String(ctx.query.group), String(ctx.query.provider ?? 'hubspot'), String(ctx.query.decision ?? 'allow_bad_credentials'));
     return json(ctx, { connectionId: id });
   }
+  if (path === '/__test__/callback') {
+    const message = JSON.stringify({ eventType: 'AUTHORIZATION_SUCCEEDED', data: { connection: String(ctx.query.connection) } });
+    ctx.type = 'text/html';
+    ctx.body = `<!doctype html><p>done</p><script>window.opener && window.opener.postMessage(${message.replace(/</g, '\\u003c')}, '*'); window.close();</script>`;
+    return;
+  }
+  if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
   if (path === '/__test__/connection') {
     const connection = emulator.state.connections.find((c) => c.id === ctx.query.id);
     return json(ctx, connection ? { status: connection.status, pending: connection.pending ?? null } : null, connection ? 200 : 404);
@@ -133,6 +151,12 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     if (kind === 'refused') {
       ctx.set('content-type', 'application/problem+json');
       return json(ctx, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'not for you' }, 403);
+    }
+    if (kind === 'pending') {
+      // A platform whose connection stays `created`: the callback page posts success, polling never ends.
+      if (path.endsWith('/oauth-connect')) return json(ctx, { url: `${ctx.origin}/__test__/callback?connection=conn_pending`, messageOrigin: ctx.origin });
+      pendingPolls.push(Date.now());
+      return json(ctx, { ...PENDING_CONNECTION, updateTime: new Date().toISOString() });
     }
     if (kind === 'hang') {
       await new Promise((r) => setTimeout(r, 30000));
