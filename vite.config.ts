@@ -1,19 +1,29 @@
-// Vite: the self-contained browser bundle (dist/connect-provider.js, lit
-// included, minified) and the demo's dev server.
+// `npm run demo`: Vite serves demo/ with the emulator and the connect handler
+// mounted in-process (demo/server/plugin.ts). The demo imports the package
+// from src/, as an app would import it from node_modules.
+import { fileURLToPath } from 'node:url';
+import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
+import { connectDemo } from './demo/server/plugin.js';
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
 export default defineConfig({
-  build: {
-    outDir: 'dist',
-    emptyOutDir: false,
-    target: 'es2022',
-    lib: {
-      entry: 'src/index.ts',
-      formats: ['es'],
-      fileName: () => 'connect-provider.js',
-    },
-    rolldownOptions: {
-      output: { minify: true },
-    },
+  root: 'demo',
+  appType: 'mpa',
+  plugins: [
+    vue({ template: { compilerOptions: { isCustomElement: (tag) => tag === 'connect-provider' } } }),
+    connectDemo({
+      emulatorPort: Number(process.env.DEMO_EMULATOR_PORT ?? 4010),
+      verifyDelay: Number(process.env.DEMO_VERIFY_DELAY ?? 1500),
+    }),
+  ],
+  resolve: {
+    alias: [
+      { find: /^connect-provider\/react$/, replacement: src('element/react.ts') },
+      { find: /^connect-provider$/, replacement: src('index.ts') },
+    ],
   },
+  server: { host: '127.0.0.1', port: Number(process.env.DEMO_PORT ?? 5173) },
+  build: { outDir: '../dist/demo', emptyOutDir: true },
 });

@@ -4,6 +4,7 @@
 //   node scripts/test-all.mjs            all suites
 //   node scripts/test-all.mjs node       only the Node suites
 //   node scripts/test-all.mjs browser    only the browser suites
+//   node scripts/test-all.mjs e2e        only the end-to-end suite
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,34 +28,35 @@ function run(command, args, env = {}) {
 
 const steps = [];
 
-if (!only || only === 'node') {
-  steps.push({
-    name: 'typecheck',
+/** A suite run by Node's test runner with the spec reporter, counted from its summary. */
+function nodeTestStep(name, script) {
+  return {
+    name,
     async run() {
-      const { code } = await run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-      return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
-    },
-  });
-  steps.push({
-    name: 'node tests',
-    async run() {
-      const { code, output } = await run('npm', ['run', '--silent', 'test:node']);
+      const { code, output } = await run('npm', ['run', '--silent', script]);
       const passed = Number(/^\S* ?pass (\d+)$/m.exec(output)?.[1] ?? 0);
       const failed = Number(/^\S* ?fail (\d+)$/m.exec(output)?.[1] ?? 0);
       // A crash before the summary still counts as a failure.
       return { passed, failed: code !== 0 && failed === 0 ? 1 : failed };
     },
-  });
+  };
+}
+
+/** A command that passes or fails as one check. */
+function checkStep(name, command, args) {
+  return {
+    name,
+    async run() {
+      const { code } = await run(command, args);
+      return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+    },
+  };
 }
 
 if (!only || only === 'node') {
-  steps.push({
-    name: 'bundle size',
-    async run() {
-      const { code } = await run('node', ['scripts/size.mjs']);
-      return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
-    },
-  });
+  steps.push(checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']));
+  steps.push(nodeTestStep('node tests', 'test:node'));
+  steps.push(checkStep('bundle size', 'node', ['scripts/size.mjs']));
 }
 
 if (!only || only === 'browser') {
@@ -72,6 +74,10 @@ if (!only || only === 'browser') {
       return { passed: totals.passed, failed: code !== 0 && totals.failed === 0 ? 1 : totals.failed };
     },
   });
+}
+
+if (!only || only === 'e2e') {
+  steps.push(nodeTestStep('end-to-end (demo, Playwright)', 'test:e2e'));
 }
 
 let passed = 0;

@@ -1,0 +1,80 @@
+// The demo's backend, inside Vite's dev server: the platform emulator on its
+// own port (so the popup is cross-origin, as with the real service), the
+// connect handler at /api/connect, and a pretend sign-in at /api/session.
+// With PLATFORM_API_KEY set, the handler targets the real platform instead.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Plugin, ViteDevServer } from 'vite';
+import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createConnectHandler, toNodeListener, type ConnectUser } from '../../src/server/index.js';
+
+/** The two signed-in users the demo switches between. */
+export const USERS: Record<string, ConnectUser & { label: string }> = {
+  ada: { label: 'Ada Lovelace (Acme Inc.)', groupRef: 'acme', groupName: 'Acme Inc.', consumerRef: 'user-ada', consumerName: 'Ada Lovelace' },
+  otto: { label: 'Otto Other (Other Corp)', groupRef: 'other', groupName: 'Other Corp', consumerRef: 'user-otto', consumerName: 'Otto Other' },
+};
+
+function userOf(cookie: string | null | undefined): string {
+  const id = /(?:^|;\s*)demo_user=(\w+)/.exec(cookie ?? '')?.[1];
+  return id && id in USERS ? id : 'ada';
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export interface DemoOptions {
+  /** Port of the embedded emulator (default 4010; 0 picks a free one; taken means a free one). */
+  emulatorPort?: number;
+  /** Verify delay of the embedded emulator in ms (default 1500). */
+  verifyDelay?: number;
+}
+
+export function connectDemo(options: DemoOptions = {}): Plugin {
+  let emulator: Emulator | undefined;
+  return {
+    name: 'connect-provider-demo',
+    async configureServer(server: ViteDevServer) {
+      const real = process.env.PLATFORM_API_KEY;
+      let baseUrl: string;
+      let project: string;
+      let apiKey: string;
+      if (real) {
+        baseUrl = process.env.PLATFORM_BASE_URL ?? '';
+        project = process.env.PLATFORM_PROJECT ?? '';
+        if (!baseUrl || !project) throw new Error('with PLATFORM_API_KEY, set PLATFORM_BASE_URL (ending in /v1) and PLATFORM_PROJECT too');
+        apiKey = real;
+      } else {
+        emulator = createEmulator({ verifyDelay: options.verifyDelay ?? 1500 });
+        const port = options.emulatorPort ?? 4010;
+        const info = await emulator.listen(port).catch(() => emulator!.listen(0));
+        baseUrl = info.baseUrl;
+        project = 'demo';
+        apiKey = emulator.apiKey;
+        server.httpServer?.once('close', () => void emulator?.close());
+      }
+      const platform = real ? `the real platform at ${new URL(baseUrl).origin}` : `the embedded emulator at ${new URL(baseUrl).origin}`;
+      const handler = createConnectHandler({
+        apiKey,
+        baseUrl,
+        project,
+        authorize: (request) => USERS[userOf(request.headers.get('cookie'))],
+      });
+      const connect = toNodeListener(handler);
+
+      server.middlewares.use('/api/connect', (req, res, next) => connect(req, res, next));
+      server.middlewares.use('/api/session', (req: IncomingMessage, res: ServerResponse) => {
+        if (req.method === 'POST') {
+          const user = new URL(req.url ?? '/', 'http://x').searchParams.get('user') ?? '';
+          if (!(user in USERS)) return sendJson(res, 400, { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'unknown user' });
+          return sendJson(res, 200, { user }, { 'set-cookie': `demo_user=${user}; Path=/; SameSite=Lax; HttpOnly` });
+        }
+        const user = userOf(req.headers.cookie);
+        sendJson(res, 200, { user, users: Object.fromEntries(Object.entries(USERS).map(([id, u]) => [id, u.label])), platform });
+      });
+      server.httpServer?.once('listening', () => {
+        setTimeout(() => server.config.logger.info(`  platform: ${platform}${real ? '' : ` (API key ${apiKey}, seed project "demo")`}`), 50);
+      });
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// What the three demo pages share: the header with the user switch, and the
+// way the event timeline describes an event.
+
+export const EVENTS = [
+  'connect-start',
+  'connect-popup',
+  'connect-popup-blocked',
+  'connect-connection',
+  'connect-status',
+  'connect-success',
+  'connect-error',
+  'connect-cancel',
+] as const;
+
+export const PROVIDERS = ['salesforce', 'hubspot', 'slack', 'notion', 'google', 'zendesk', 'linear'];
+
+export interface TimelineEntry {
+  id: number;
+  time: string;
+  source: string;
+  type: string;
+  detail: string;
+  tone: 'info' | 'ok' | 'bad' | 'muted';
+}
+
+let next = 0;
+const started = performance.now();
+
+/** A line of the timeline for one event: its time, name and detail. */
+export function entry(source: string, event: Event): TimelineEntry {
+  const detail = (event as CustomEvent).detail ?? {};
+  const type = event.type;
+  const tone = type === 'connect-success' ? 'ok' : type === 'connect-error' ? 'bad' : type === 'connect-cancel' ? 'muted' : 'info';
+  return {
+    id: next++,
+    time: `${((performance.now() - started) / 1000).toFixed(2)} s`,
+    source,
+    type,
+    detail: JSON.stringify(detail, (key, value) => (key === 'connection' && value && typeof value === 'object' ? `${value.id} (${value.status})` : value)),
+    tone,
+  };
+}
+
+interface Session {
+  user: string;
+  users: Record<string, string>;
+  platform: string;
+}
+
+/** Renders the header (page links and the signed-in user switch) into #header. */
+export async function renderHeader(current: 'vanilla' | 'react' | 'vue'): Promise<Session> {
+  const session: Session = await (await fetch('/api/session')).json();
+  const header = document.querySelector('#header')!;
+  const pages = { vanilla: 'Plain HTML', react: 'React', vue: 'Vue' } as const;
+  header.innerHTML = `
+    <a class="brand" href="/">connect-provider <span>demo</span></a>
+    <nav>${Object.entries(pages)
+      .map(([id, label]) => `<a href="/${id}.html"${id === current ? ' aria-current="page"' : ''}>${label}</a>`)
+      .join('')}</nav>
+    <label class="user">Signed in as <select id="user"></select></label>`;
+  const select = header.querySelector<HTMLSelectElement>('#user')!;
+  for (const [id, label] of Object.entries(session.users)) select.add(new Option(label, id, false, id === session.user));
+  select.addEventListener('change', async () => {
+    await fetch(`/api/session?user=${select.value}`, { method: 'POST' });
+    location.reload();
+  });
+  const footer = document.querySelector('#footer');
+  if (footer) footer.textContent = `Backend: /api/connect on this server, talking to ${session.platform}. The API key never reaches this page.`;
+  return session;
+}
