@@ -5,6 +5,7 @@
 //   node scripts/test-all.mjs node       only the Node suites
 //   node scripts/test-all.mjs browser    only the browser suites
 //   node scripts/test-all.mjs e2e        only the end-to-end suite
+//   node scripts/test-all.mjs package    only the packaging suite
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,6 +79,10 @@ if (!only || only === 'browser') {
 
 if (!only || only === 'e2e') {
   steps.push(nodeTestStep('end-to-end (demo, Playwright)', 'test:e2e'));
+}
+
+if (!only || only === 'package') {
+  steps.push(nodeTestStep('package (pack, install, import, load)', 'test:package'));
 }
 
 let passed = 0;
