@@ -8,19 +8,8 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
+import { seeded } from '../shared/seeded.js';
 import { answerConsent, button, capturePopups, held, signInFreshGroup, sleep, watch } from './helpers.js';
-
-/** mulberry32, the same generator the fault-injecting server uses. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ua = navigator.userAgent;
 const engine = /Firefox\//.test(ua) ? 'firefox' : /Chrome\//.test(ua) ? 'chromium' : 'webkit';

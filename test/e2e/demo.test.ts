@@ -3,19 +3,9 @@
 // with Playwright: real clicks, the real popup window, the emulator's consent page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer as createNetServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../node/helpers/ports.js';
 
 let vite: ViteDevServer;
 let browser: Browser;

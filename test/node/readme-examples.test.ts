@@ -1,19 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { runReadmeExample, serveReadmeExample, writeReadmeExamples } from './helpers/readme.js';
 import { startTestServer } from './helpers/http-server.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './helpers/ports.js';
 
 describe('README examples', () => {
   it('the API client example runs as written', async () => {

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlatformClient } from '../../../src/api/index.js';
 import { createEmulator, ownsPath } from '../../../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../../../src/server/index.js';
+import { seeded } from '../../shared/seeded.js';
 
 interface KoaContext {
   path: string;
@@ -55,18 +56,6 @@ function json(ctx: KoaContext, body: unknown, status = 200) {
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = JSON.stringify(body);
-}
-
-/** mulberry32: a small seeded PRNG, so a fault sequence can be replayed. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const faultRandom = new Map<string, () => number>();
