@@ -33,8 +33,6 @@ export class HttpProblem extends Error {
   }
 }
 
-export class BodyError extends HttpProblem {}
-
 /**
  * Reads a JSON request body with a size limit: 413 when larger, 415 when the
  * content type is not JSON, 400 when it does not parse.
@@ -43,21 +41,21 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   const contentType = request.headers.get('content-type') ?? '';
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
   if (!/^application\/([a-z0-9.+-]+\+)?json$/.test(mediaType)) {
-    throw new BodyError({
+    throw new HttpProblem({
       status: 415,
       detail: mediaType ? `expected a JSON body (application/json), got ${mediaType}` : 'expected a JSON body with Content-Type: application/json',
     }, { accept: 'application/json' });
   }
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limitBytes) {
-    throw new BodyError({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
+    throw new HttpProblem({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
   }
   const text = await readTextLimited(request, limitBytes);
-  if (text.trim() === '') throw new BodyError({ status: 400, detail: 'the JSON body is empty' });
+  if (text.trim() === '') throw new HttpProblem({ status: 400, detail: 'the JSON body is empty' });
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new BodyError({ status: 400, detail: `the body is not valid JSON: ${(error as Error).message}` });
+    throw new HttpProblem({ status: 400, detail: `the body is not valid JSON: ${(error as Error).message}` });
   }
 }
 
@@ -72,7 +70,7 @@ async function readTextLimited(request: Request, limitBytes: number): Promise<st
     size += value.byteLength;
     if (size > limitBytes) {
       await reader.cancel().catch(() => {});
-      throw new BodyError({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
+      throw new HttpProblem({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
     }
     chunks.push(value);
   }
@@ -85,6 +83,6 @@ async function readTextLimited(request: Request, limitBytes: number): Promise<st
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(all);
   } catch {
-    throw new BodyError({ status: 400, detail: 'the body is not valid UTF-8' });
+    throw new HttpProblem({ status: 400, detail: 'the body is not valid UTF-8' });
   }
 }
