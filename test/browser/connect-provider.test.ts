@@ -425,6 +425,20 @@ describe('<connect-provider>', () => {
       expect((await result).id).to.equal(seeded.connectionId);
     });
 
+    it('should still verify a reconnect whose popup closed without a message (COOP)', async () => {
+      const group = signInFreshGroup();
+      const seeded = await (await fetch(`/__test__/seed-connection?group=${group}&decision=allow_bad_credentials`)).json();
+      const el = await make(
+        html`<connect-provider endpoint="/fixture/silent" provider="hubspot" connection-id=${seeded.connectionId} poll-interval="40" closed-grace="2000"></connect-provider>`,
+      );
+      const w = watch(el);
+      button(el).click();
+      const end = await w.ended;
+      expect(end.type, w.types().join(', ')).to.equal('connect-success');
+      expect(w.types()).to.include('connect-connection');
+      expect(end.detail.connection.id).to.equal(seeded.connectionId);
+    });
+
     it('should refuse another group\'s connection (404 from the backend)', async () => {
       const el = await make(html`<connect-provider endpoint="/api/connect" connection-id="conn_demo"></connect-provider>`);
       signInAs('mallory');

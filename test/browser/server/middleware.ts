@@ -122,6 +122,16 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     ctx.body = `<!doctype html><p>done</p><script>window.opener && window.opener.postMessage(${message.replace(/</g, '\\u003c')}, '*'); window.close();</script>`;
     return;
   }
+  if (path === '/__test__/silent-consent') {
+    const client = createPlatformClient({ baseUrl: `${ctx.origin}/v1`, apiKey: emulator.apiKey });
+    const url = await client.oauthUpdate({ projectIdOrName: 'demo', connectionId: String(ctx.query.id) });
+    const answer = await emulator.handle(
+      new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=allow' }),
+    );
+    ctx.type = 'text/html';
+    ctx.body = `<!doctype html><p>consent ${answer.status}</p><script>setTimeout(() => window.close(), 100)</script>`;
+    return;
+  }
   if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
   if (path === '/__test__/connection') {
     const connection = emulator.state.connections.find((c) => c.id === ctx.query.id);
@@ -140,6 +150,14 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     if (kind === 'refused') {
       ctx.set('content-type', 'application/problem+json');
       return json(ctx, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'not for you' }, 403);
+    }
+    if (kind === 'silent') {
+      // Like a provider page with Cross-Origin-Opener-Policy: the consent happens, but the
+      // popup never posts its message. oauth-update sends the popup to a page that answers
+      // the emulator's consent server-side and closes; reading the connection is the real handler's.
+      const update = /\/connections\/([^/]+):oauth-update$/.exec(path);
+      if (update) return json(ctx, { url: `${ctx.origin}/__test__/silent-consent?id=${update[1]}`, messageOrigin: ctx.origin });
+      return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
     }
     if (kind === 'pending') {
       // A platform whose connection stays `created`: the callback page posts success, polling never ends.
