@@ -358,18 +358,26 @@ describe('<connect-provider>', () => {
       el.cancel();
     });
 
-    it('should trust message-origins and the popup, and read the older data.message form', async () => {
-      const el = await make();
-      const w = watch(el);
-      button(el).click();
-      const popup = await waitPopup(popups);
-      await waitFor(() => w.types().includes('connect-popup'));
-      popup.opener; // the real consent page is not answered; the popup posts the failure itself
-      (popup as Window & typeof globalThis).eval?.call(
-        popup,
-        "window.opener.postMessage({ eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } }, '*')",
+    it('should trust the origins of message-origins only, and read the older data.message form', async () => {
+      // /fixture/bare-url answers a bare URL string: no messageOrigin from the backend.
+      const failure = { eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } };
+      const untrusting = await make(html`<connect-provider endpoint="/fixture/bare-url" provider="slack"></connect-provider>`);
+      const u = watch(untrusting);
+      button(untrusting).click();
+      await waitFor(() => u.types().includes('connect-popup'));
+      window.postMessage(failure, '*');
+      await sleep(200);
+      expect(u.terminals(), 'a message from an untrusted origin is ignored').to.have.length(0);
+      untrusting.cancel();
+
+      const trusting = await make(
+        html`<connect-provider endpoint="/fixture/bare-url" provider="slack" message-origins="https://other.example ${location.origin}"></connect-provider>`,
       );
-      const end = await w.ended;
+      const t = watch(trusting);
+      button(trusting).click();
+      await waitFor(() => t.types().includes('connect-popup'));
+      window.postMessage(JSON.stringify(failure), '*');
+      const end = await t.ended;
       expect(end.detail).to.include({ code: 'authorization_failed', message: 'old form' });
     });
   });
