@@ -76,21 +76,6 @@ export class ConnectProvider extends LitElement {
     blockedUrl: { state: true },
   };
 
-  constructor() {
-    super();
-    this.endpoint = '';
-    this.provider = '';
-    this.pollInterval = 1000;
-    this.timeout = 300000;
-    this.popupWidth = 600;
-    this.popupHeight = 720;
-    this.closedGrace = 3000;
-    this.messageOrigins = '';
-    this.disabled = false;
-    this.strings = {};
-    this.current = 'idle';
-  }
-
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
   declare endpoint: string;
   /** The provider to connect (required unless `connection-id` is set). */
@@ -135,6 +120,21 @@ export class ConnectProvider extends LitElement {
   private flow?: Flow;
   private lastConnection?: Connection;
 
+  constructor() {
+    super();
+    this.endpoint = '';
+    this.provider = '';
+    this.pollInterval = 1000;
+    this.timeout = 300000;
+    this.popupWidth = 600;
+    this.popupHeight = 720;
+    this.closedGrace = 3000;
+    this.messageOrigins = '';
+    this.disabled = false;
+    this.strings = {};
+    this.current = 'idle';
+  }
+
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
     return this.current;
@@ -150,14 +150,14 @@ export class ConnectProvider extends LitElement {
     return this.flow?.error;
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.flow?.cancel('cancelled');
-  }
-
   override connectedCallback(): void {
     super.connectedCallback();
     this.setAttribute('state', this.current);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.flow?.cancel('cancelled');
   }
 
   private handleClick(): void {

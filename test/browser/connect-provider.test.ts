@@ -308,7 +308,7 @@ describe('<connect-provider>', () => {
     });
 
     it('should accept a bare JSON string as the URL', async () => {
-      const el = await make(html`<connect-provider endpoint="/fixture/bare-url" provider="slack" timeout="300"></connect-provider>`);
+      const el = await make(html`<connect-provider endpoint="/fixture/bare-url" provider="slack"></connect-provider>`);
       const w = watch(el);
       button(el).click();
       await waitFor(() => w.types().includes('connect-popup'));
@@ -342,7 +342,7 @@ describe('<connect-provider>', () => {
 
   describe('messages', () => {
     it('should ignore messages from other windows and origins', async () => {
-      const el = await make(html`<connect-provider endpoint="/api/connect" provider="slack" timeout="1500"></connect-provider>`);
+      const el = await make(html`<connect-provider endpoint="/api/connect" provider="slack"></connect-provider>`);
       const w = watch(el);
       button(el).click();
       await waitFor(() => w.types().includes('connect-popup'));
