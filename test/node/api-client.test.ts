@@ -1,18 +1,10 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPlatformClient, PlatformRequestError, ProblemError, type PlatformClient } from '../../src/api/index.js';
+import { sampleConnection } from '../shared/fixtures.js';
 import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
 
-const connection = {
-  id: 'conn_1',
-  projectId: 'proj_demo',
-  provider: 'hubspot',
-  group: { groupRef: 'acme', groupName: 'Acme', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
-  consumer: { consumerRef: 'u1', consumerName: 'U', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
-  createTime: '2026-01-01T00:00:00Z',
-  authScheme: 'oauth2/authorizationCode',
-  status: 'working',
-};
+const connection = sampleConnection();
 
 describe('createPlatformClient', () => {
   let server: TestServer;

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createConnectHandler, toNodeListener, type ConnectHandler, type ConnectHandlerOptions } from '../../src/server/index.js';
+import { sampleConnection } from '../shared/fixtures.js';
 import { startTestServer, type Reply } from './helpers/http-server.js';
 
 const APP = 'http://app.test';
@@ -139,18 +140,11 @@ describe('createConnectHandler against the emulator', () => {
 
     it('strips credentials even when the platform sends them', async () => {
       const lying = await startTestServer(() => ({
-        body: {
+        body: sampleConnection({
           id: 'conn_x',
-          projectId: 'p',
-          provider: 'slack',
-          group: { groupRef: 'acme', groupName: 'A', projectId: 'p', createTime: '2026-01-01T00:00:00Z' },
-          consumer: { consumerRef: 'u', consumerName: 'U', projectId: 'p', createTime: '2026-01-01T00:00:00Z' },
-          createTime: '2026-01-01T00:00:00Z',
-          authScheme: 'oauth2/authorizationCode',
-          status: 'working',
           oauth2AuthorizationCode: { accessToken: { token: 'LEAKED-ACCESS' }, refreshToken: { token: 'LEAKED-REFRESH' } },
           apiKey: 'LEAKED-KEY',
-        },
+        }),
       }));
       try {
         const h = createConnectHandler({ apiKey: API_KEY, baseUrl: `${lying.url}/v1`, project: 'p', authorize });

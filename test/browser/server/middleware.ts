@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlatformClient } from '../../../src/api/index.js';
 import { createEmulator, ownsPath } from '../../../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../../../src/server/index.js';
+import { sampleConnection } from '../../shared/fixtures.js';
 import { seeded } from '../../shared/seeded.js';
 
 interface KoaContext {
@@ -60,16 +61,7 @@ function json(ctx: KoaContext, body: unknown, status = 200) {
 
 const faultRandom = new Map<string, () => number>();
 const pendingPolls: number[] = [];
-const PENDING_CONNECTION = {
-  id: 'conn_pending',
-  projectId: 'proj_demo',
-  provider: 'slack',
-  group: { groupRef: 'g', groupName: 'g', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
-  consumer: { consumerRef: 'c', consumerName: 'c', projectId: 'proj_demo', createTime: '2026-01-01T00:00:00Z' },
-  createTime: '2026-01-01T00:00:00Z',
-  authScheme: 'oauth2/authorizationCode',
-  status: 'created',
-};
+const PENDING_CONNECTION = sampleConnection({ id: 'conn_pending', provider: 'slack', status: 'created' });
 
 /** Drives the emulator's consent page as a user would, server-side, to seed a connection. */
 async function seedConnection(origin: string, group: string, provider: string, decision: string): Promise<string> {
