@@ -2,6 +2,7 @@
 // Everything it holds (timers, listeners, requests) is registered here and
 // released at the end, whatever ends it.
 import type { Connection, Problem } from '../api/types.js';
+import { withoutCredentials } from '../api/credentials.js';
 import { backoffDelay, parseRetryAfter } from '../api/retry.js';
 import { ConnectError, type ConnectCancelReason, type ConnectErrorCode, type ConnectEventDetails } from './events.js';
 
@@ -70,11 +71,6 @@ export function isAllowedUrl(url: unknown): url is string {
     parsed.protocol === 'https:' ||
     (parsed.protocol === 'http:' && (host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)))
   );
-}
-
-function strip(connection: Connection): Connection {
-  const { oauth2AuthorizationCode: _c, apiKey: _k, ...rest } = connection;
-  return rest;
 }
 
 export class Flow {
@@ -328,7 +324,7 @@ export class Flow {
     this.#polling = true;
     let connection: Connection;
     try {
-      connection = strip((await this.#attempt('GET', this.#connectionPath())) as Connection);
+      connection = withoutCredentials((await this.#attempt('GET', this.#connectionPath())) as Connection);
     } catch (error) {
       this.#polling = false;
       if (this.done) return;

@@ -4,7 +4,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpProblem, problemResponse, readJsonBody } from '../server/problem.js';
+import { HttpProblem, pathnameOf, problemResponse, readJsonBody } from '../server/problem.js';
 import { toNodeListener, type NodeListener } from '../server/node.js';
 import { signJwt, verifyJwt, type TokenClaims } from './jwt.js';
 import { loadContract, type OperationInfo } from './openapi.js';
@@ -276,13 +276,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         console.error('[emulator] internal error', error);
         problem = new HttpProblem({ status: 500, detail: 'the emulator failed to answer this request' });
       }
-      const pathname = (() => {
-        try {
-          return new URL(request.url).pathname;
-        } catch {
-          return '/';
-        }
-      })();
+      const pathname = pathnameOf(request) ?? '/';
       if (!pathname.startsWith('/v1') && !pathname.startsWith('/search/v1') && wantsHtml(request)) {
         response = errorPage(problem.init.status, problem.init.title ?? 'Error', problem.init.detail ?? '');
       } else {
@@ -300,15 +294,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     return response;
   }
 
-  const nodeListener = toNodeListener(handle);
-  const listener: NodeListener = (req, res, next) => {
-    const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
-    if (next && !ownsPath(path)) {
-      next();
-      return;
-    }
-    nodeListener(req, res);
-  };
+  const listener = toNodeListener(handle, { serves: ownsPath });
 
   let server: Server | undefined;
   let info: ListenInfo | undefined;
@@ -327,7 +313,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     issueToken,
     async listen(port = 0, host = '127.0.0.1') {
       if (server) throw new Error('connect-provider emulator: already listening');
-      server = createServer(nodeListener);
+      server = createServer(listener);
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(port, host, () => resolve());

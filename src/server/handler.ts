@@ -1,9 +1,10 @@
 // createConnectHandler: the host backend's three connect routes, between the
 // browser's <connect-provider> and the platform.
 import { createPlatformClient, type PlatformClient, type RetryOptions } from '../api/client.js';
+import { withoutCredentials } from '../api/credentials.js';
 import type { Connection } from '../api/types.js';
 import { checkOrigin, corsHeaders, preflight } from './guard.js';
-import { HttpProblem, jsonResponse, problemResponse, readJsonBody } from './problem.js';
+import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from './problem.js';
 import { HANDLER_PROBLEM_TYPES, upstreamProblem } from './upstream.js';
 
 /** Who is calling, as the host app knows it. Group and consumer are never taken from the browser. */
@@ -133,12 +134,6 @@ function parseConnectBody(body: unknown, providers: ReadonlySet<string> | undefi
   return forwarded;
 }
 
-/** A connection as the browser may see it: never with credentials. */
-export function withoutCredentials(connection: Connection): Connection {
-  const { oauth2AuthorizationCode: _creds, apiKey: _key, ...rest } = connection;
-  return rest;
-}
-
 /** Creates the handler of the three connect routes. Throws a TypeError for unusable options. */
 export function createConnectHandler(options: ConnectHandlerOptions): ConnectHandler {
   if (!options || typeof options !== 'object') throw new TypeError('connect-provider: createConnectHandler needs options');
@@ -243,13 +238,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       if (!(error instanceof HttpProblem) && !(error instanceof Error && error.name === 'AbortError')) {
         console.error('[connect-provider] unexpected error', error);
       }
-      const instance = (() => {
-        try {
-          return new URL(request.url).pathname;
-        } catch {
-          return undefined;
-        }
-      })();
+      const instance = pathnameOf(request);
       return problemResponse(
         { ...problem.init, ...(instance ? { instance } : {}), time: new Date().toISOString() },
         { ...Object.fromEntries(new Headers(problem.headers)), ...cors },

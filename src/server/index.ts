@@ -1,5 +1,6 @@
 // connect-provider/server: the host backend's request handler.
-export { createConnectHandler, withoutCredentials } from './handler.js';
+export { createConnectHandler } from './handler.js';
+export { withoutCredentials } from '../api/credentials.js';
 export type { ConnectHandler, ConnectHandlerOptions, ConnectUser, ConnectUrlAnswer } from './handler.js';
 export { toNodeListener, toRequest, writeResponse } from './node.js';
 export type { FetchHandler, NodeListener, NodeListenerOptions } from './node.js';

@@ -9,10 +9,10 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (e
 
 export interface NodeListenerOptions {
   /**
-   * When given, only requests whose path starts with this prefix reach the
-   * handler; others go to `next()` (middleware) or get a 404 (plain server).
+   * When given, requests whose path it refuses go to `next()` when the
+   * listener runs as middleware; without `next()` the handler answers them.
    */
-  prefix?: string;
+  serves?: (pathname: string) => boolean;
 }
 
 /** Builds a Request from Node's IncomingMessage. */
@@ -82,11 +82,12 @@ export async function writeResponse(response: Response, res: ServerResponse, req
 /** Wraps a Web-standard handler as a Node listener (also usable as Connect/Express middleware). */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
   return (req, res, next) => {
-    const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-    if (options.prefix && !path.startsWith(options.prefix)) {
-      if (next) next();
-      else void writeResponse(problemResponse({ status: 404, detail: 'no such route' }), res);
-      return;
+    if (next && options.serves) {
+      const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
+      if (!options.serves(path)) {
+        next();
+        return;
+      }
     }
     const controller = new AbortController();
     res.on('close', () => {

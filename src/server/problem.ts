@@ -23,6 +23,15 @@ export function jsonResponse(body: unknown, status = 200, headers: HeadersInit =
   return new Response(JSON.stringify(body), { status, headers: h });
 }
 
+/** The request's path, for a problem's `instance`; undefined when its URL does not parse. */
+export function pathnameOf(request: Request): string | undefined {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Thrown inside request handling to answer with a problem. */
 export class HttpProblem extends Error {
   constructor(
