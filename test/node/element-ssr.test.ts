@@ -12,9 +12,17 @@ describe('the element entry on a server', () => {
   });
 
   it('registers the tag at most once, however often define runs', async () => {
-    const { defineConnectProvider } = await import('../../src/index.js');
-    defineConnectProvider();
-    defineConnectProvider();
+    // On a server, Lit installs @lit-labs/ssr-dom-shim's registry, which (like a
+    // browser's) throws when a name or a class is defined a second time.
+    const { ConnectProvider, defineConnectProvider, TAG } = await import('../../src/index.js');
+    const registry = (globalThis as { customElements?: CustomElementRegistry }).customElements;
+    assert.ok(registry, "Lit's server registry is installed");
+    assert.equal(registry.get(TAG), ConnectProvider, 'importing the entry registered the tag');
+    assert.doesNotThrow(() => {
+      defineConnectProvider();
+      defineConnectProvider();
+    });
+    assert.equal(registry.get(TAG), ConnectProvider, 'still the one registration');
   });
 
   it('imports the React wrapper in Node too', async () => {
