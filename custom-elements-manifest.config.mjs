@@ -1,13 +1,37 @@
-// @custom-elements-manifest/analyzer: custom-elements.json for the element.
+// @custom-elements-manifest/analyzer: custom-elements.json for the element,
+// then the editor data generated from it (npm run build):
+//   dist/vscode.html-custom-data.json, dist/vscode.css-custom-data.json  VS Code
+//   dist/web-types.json                                                   JetBrains
 // The cleanup plugin drops what static analysis gets wrong here: the internal
 // reactive state (`current`, `blockedUrl`) seen as attributes, and the
-// variable `type` of the private emit() helper seen as an event.
+// variable `type` of the private emit() helper seen as an event. It also
+// types the events from HTMLElementEventMap in events.ts, points module
+// paths at what the package ships (dist/**/*.js, not src/**/*.ts), and adds
+// the package's entry module.
+import { readFileSync } from 'node:fs';
+import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
+import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
+
 const INTERNAL = new Set(['current', 'blockedUrl', 'flow', 'lastConnection']);
+
+/** 'connect-success' -> 'CustomEvent<ConnectSuccessDetail>', read from the HTMLElementEventMap block of events.ts. */
+const EVENT_TYPES = Object.fromEntries(
+  [...readFileSync('src/element/events.ts', 'utf8').matchAll(/^\s*'(connect-[a-z-]+)': (CustomEvent<\w+>);$/gm)].map((m) => [m[1], m[2]]),
+);
+
+/** src/element/x.ts or /src/element/x.js -> dist/element/x.js */
+const shipped = (path) => path.replace(/^\/?src\//, 'dist/').replace(/\.ts$/, '.js');
 
 const cleanup = {
   name: 'connect-provider-cleanup',
   packageLinkPhase({ customElementsManifest }) {
     for (const module of customElementsManifest.modules) {
+      module.path = shipped(module.path);
+      for (const entry of module.exports ?? []) {
+        if (entry.declaration?.module) entry.declaration.module = shipped(entry.declaration.module);
+        // define.ts registers `TAG`, a constant the analyzer does not evaluate.
+        if (entry.kind === 'custom-element-definition') entry.name = 'connect-provider';
+      }
       for (const declaration of module.declarations ?? []) {
         if (declaration.name !== 'ConnectProvider') continue;
         declaration.tagName = 'connect-provider';
@@ -15,6 +39,10 @@ const cleanup = {
         declaration.attributes = (declaration.attributes ?? []).filter((a) => !INTERNAL.has(a.fieldName ?? a.name));
         declaration.members = (declaration.members ?? []).filter((m) => !INTERNAL.has(m.name) && m.privacy !== 'private');
         declaration.events = (declaration.events ?? []).filter((e) => e.name.startsWith('connect-'));
+        for (const event of declaration.events) {
+          if (!EVENT_TYPES[event.name]) throw new Error(`custom-elements.json: no type for ${event.name} in events.ts`);
+          event.type = { text: EVENT_TYPES[event.name] };
+        }
         declaration.attributes.push({
           name: 'state',
           description: "The flow's state, reflected and read-only: idle, requesting, authorizing, verifying, working, bad_credentials, error, cancelled.",
@@ -23,7 +51,28 @@ const cleanup = {
         });
       }
     }
+    // The package's main entry (`import 'connect-provider'`) registers the tag and re-exports the class.
+    const element = { name: 'ConnectProvider', module: 'dist/element/connect-provider.js' };
+    customElementsManifest.modules.push({
+      kind: 'javascript-module',
+      path: 'dist/index.js',
+      declarations: [],
+      exports: [
+        { kind: 'js', name: 'ConnectProvider', declaration: element },
+        { kind: 'js', name: 'defineConnectProvider', declaration: { name: 'defineConnectProvider', module: 'dist/element/define.js' } },
+        { kind: 'js', name: 'TAG', declaration: { name: 'TAG', module: 'dist/element/define.js' } },
+        { kind: 'custom-element-definition', name: 'connect-provider', declaration: element },
+      ],
+    });
   },
+};
+
+const editorData = {
+  outdir: 'dist',
+  descriptionSrc: 'summary',
+  hideLogs: true,
+  hideMethodDocs: false,
+  referencesTemplate: () => [{ name: 'README', url: 'https://www.npmjs.com/package/connect-provider' }],
 };
 
 export default {
@@ -31,5 +80,9 @@ export default {
   outdir: '.',
   litelement: true,
   dependencies: false,
-  plugins: [cleanup],
+  plugins: [
+    cleanup,
+    customElementVsCodePlugin({ ...editorData, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' }),
+    customElementJetBrainsPlugin({ ...editorData, webTypesFileName: 'web-types.json', excludeCss: false, packageJson: false }),
+  ],
 };

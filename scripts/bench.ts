@@ -9,6 +9,8 @@
 //            verify delay 1500): requests per flow, ms from the emulator
 //            marking the connection verified to connect-success, and requests
 //            before the popup opens
+//   install  packages, files and bytes that npm install connect-provider brings
+//            (scripts/bench-install.ts)
 //   handler  requests per second on loopback through the handler, relative to
 //            calling the emulator directly
 import { execFileSync } from 'node:child_process';
@@ -24,6 +26,7 @@ import { minify } from 'terser';
 import { createPlatformClient } from '../src/api/index.js';
 import { createEmulator } from '../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../src/server/index.js';
+import { installRows } from './bench-install.js';
 // @ts-expect-error plain ES module without types
 import { bundle } from './bundle.mjs';
 
@@ -74,6 +77,9 @@ if (values.peers) {
   const nangoVersion = JSON.parse(readFileSync(join(dir, 'node_modules/@nangohq/frontend/package.json'), 'utf8')).version;
   rows.push([`size: @nangohq/frontend ${nangoVersion} (no UI)`, `${nango.length} B`, `${gzip(nango)} B (${kb(gzip(nango))})`]);
 }
+
+// ---------------------------------------------------------------- install footprint
+rows.push(...installRows());
 
 // ---------------------------------------------------------------- flows
 const emulator = createEmulator({ verifyDelay: 1500 });

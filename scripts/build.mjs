@@ -4,8 +4,11 @@
 //   dist/api/openapi.yaml  the document the emulator validates with
 //   dist/connect-provider.js  the self-contained element (lit included, minified)
 //   custom-elements.json   the element's manifest
+//   third-party code inlined so users install only lit's family (see inlineVendored):
+//                          the emulator's ajv + yaml, @lit/react for connect-provider/react
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
 import { bundle } from './bundle.mjs';
 
 function run(command, args) {
@@ -21,5 +24,77 @@ run('npx', ['tsc', '-p', 'tsconfig.build.json']);
 copyFileSync('src/api/openapi.yaml', 'dist/api/openapi.yaml');
 chmodSync('dist/emulator/cli.js', 0o755);
 await bundle({ write: true });
+await inlineVendored();
 run('npx', ['cem', 'analyze', '--config', 'custom-elements-manifest.config.mjs']);
 console.log('build: dist/ and custom-elements.json written');
+
+/**
+ * Inlines third-party runtime code into dist/ so `dependencies` can stay lit's family:
+ * dist/emulator/openapi.js gets ajv, ajv-formats and yaml (CommonJS, wrapped by esbuild), and
+ * dist/element/react.js gets @lit/react's createComponent (its browser build, and its Node build
+ * as react.node.js, chosen by the `node` export condition as @lit/react itself does). Relative
+ * imports, lit and react stay external. Licences of what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
+ */
+async function inlineVendored() {
+  const keepRelative = {
+    name: 'keep-relative-imports-external',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) =>
+        args.kind === 'entry-point' || args.importer.includes('/node_modules/') ? undefined : { path: args.path, external: true },
+      );
+    },
+  };
+  const inlined = new Set();
+  const common = { bundle: true, format: 'esm', target: 'es2022', write: true, allowOverwrite: true, logLevel: 'error', metafile: true };
+  const builds = [
+    {
+      ...common,
+      entryPoints: ['dist/emulator/openapi.js'],
+      outfile: 'dist/emulator/openapi.js',
+      platform: 'node',
+      minify: true, // 270 kB instead of 580 kB; the emulator's own code is small next to ajv's
+      legalComments: 'none', // the licences are in THIRD-PARTY-LICENSES.txt
+      // ajv is CommonJS: give its require() of Node built-ins a real require.
+      banner: { js: "import { createRequire as __cpCreateRequire } from 'node:module';\nconst require = __cpCreateRequire(import.meta.url);" },
+      plugins: [keepRelative],
+    },
+    ...[
+      ['dist/element/react.node.js', 'node'], // first: the next one overwrites its entry
+      ['dist/element/react.js', 'browser'],
+    ].map(([outfile, platform]) => ({
+      ...common,
+      entryPoints: ['dist/element/react.js'],
+      outfile,
+      platform,
+      external: ['react', 'lit', 'lit/*'],
+      plugins: [keepRelative],
+    })),
+  ];
+  for (const options of builds) {
+    const result = await build(options);
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+      if (name) inlined.add(name);
+    }
+  }
+  // tsc's maps of the rewritten files no longer match them.
+  for (const file of ['dist/emulator/openapi.js.map', 'dist/element/react.js.map']) rmSync(file, { force: true });
+  // The wrapper's types name @lit/react: ship its declarations beside them.
+  const litReactTypes = readFileSync('node_modules/@lit/react/development/create-component.d.ts', 'utf8');
+  writeFileSync('dist/element/lit-react.d.ts', litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
+  const types = readFileSync('dist/element/react.d.ts', 'utf8');
+  writeFileSync('dist/element/react.d.ts', types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'));
+  const notices = [...inlined].sort().map((name) => {
+    const dir = `node_modules/${name}`;
+    const { version, license } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
+    const file = ['LICENSE', 'LICENSE.md', 'LICENSE.txt', 'license'].find((f) => {
+      try {
+        return readFileSync(`${dir}/${f}`);
+      } catch {
+        return false;
+      }
+    });
+    return `${name}@${version} (${license})\n\n${file ? readFileSync(`${dir}/${file}`, 'utf8').trim() : license}\n`;
+  });
+  writeFileSync('dist/THIRD-PARTY-LICENSES.txt', `Third-party code inlined into this package's dist/:\n\n${notices.join('\n' + '-'.repeat(72) + '\n\n')}`);
+}

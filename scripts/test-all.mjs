@@ -6,6 +6,7 @@
 //   node scripts/test-all.mjs browser    only the browser suites
 //   node scripts/test-all.mjs e2e        only the end-to-end suite
 //   node scripts/test-all.mjs package    only the packaging suite
+//   node scripts/test-all.mjs types      only the type tests (tsc, vue-tsc, svelte-check, ngc)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,10 @@ if (!only || only === 'node') {
   steps.push(checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']));
   steps.push(nodeTestStep('node tests', 'test:node'));
   steps.push(checkStep('bundle size', 'node', ['scripts/size.mjs']));
+}
+
+if (!only || only === 'types') {
+  steps.push(nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types'));
 }
 
 if (!only || only === 'browser') {

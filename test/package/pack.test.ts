@@ -1,121 +1,289 @@
 // The package as a user gets it: npm pack (which builds), publint and
-// are-the-types-wrong on the tarball, an install into a fresh project, every
-// entry point imported in Node, the emulator bin run, and the element loaded
-// from the tarball's self-contained bundle in a real browser.
+// are-the-types-wrong on the tarball, installs into fresh projects (element
+// only, and with React), every entry point imported in Node, the shipped
+// typings checked, the emulator bin run, and the element loaded from the
+// tarball's self-contained bundle in a real browser. Every child process and
+// wait is bounded, and servers and browsers close in finally blocks.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { extname, join, normalize, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
+import { build } from 'esbuild';
+import { chromium, type Browser } from 'playwright-core';
 
-const exec = promisify(execFile);
+const execAsync = promisify(execFile);
+/** execFile with a time limit and room for npm's output. */
+const exec = (command: string, args: string[], cwd: string, timeout = 120_000) =>
+  execAsync(command, args, { cwd, timeout, maxBuffer: 16 * 1024 * 1024 });
+
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'connect-provider-pack-'));
+/** A project that installs only the tarball: what an element-only or server-only user gets. */
+const bare = join(work, 'bare');
+/** A project with React 19 and its types besides. */
 const app = join(work, 'app');
+const npmInstall = ['install', '--no-audit', '--no-fund', '--loglevel=error'];
 let tarball = '';
+let packed: { files: Array<{ path: string; size: number }>; unpackedSize: number; entryCount: number };
 
-before(async () => {
-  const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
-  // prepack's build logs come first; the JSON array is the rest.
-  const json = stdout.slice(stdout.search(/^\[\s*\{/m));
-  tarball = join(work, JSON.parse(json)[0].filename);
-  await exec('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
-  await exec('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, 'react@19', 'react-dom@19'], {
-    cwd: app,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-});
+before(
+  async () => {
+    const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], root, 300_000);
+    // prepack's build logs come first; the JSON array is the rest.
+    packed = JSON.parse(stdout.slice(stdout.search(/^\[\s*\{/m)))[0];
+    tarball = join(work, (packed as unknown as { filename: string }).filename);
+    for (const [dir, extra] of [
+      [bare, []],
+      [app, ['react@19', 'react-dom@19', '@types/react@19']],
+    ] as const) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
+      await exec('npm', [...npmInstall, tarball, ...extra], dir, 300_000);
+    }
+  },
+  { timeout: 600_000 },
+);
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
+/** Every package under a project's node_modules (nested and scoped ones too). */
+function installedPackages(dir: string): Set<string> {
+  const found = new Set<string>();
+  const visit = (modules: string) => {
+    if (!existsSync(modules)) return;
+    for (const entry of readdirSync(modules)) {
+      if (entry.startsWith('.')) continue;
+      const names = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((n) => `${entry}/${n}`) : [entry];
+      for (const name of names) {
+        found.add(name);
+        visit(join(modules, name, 'node_modules'));
+      }
+    }
+  };
+  visit(join(dir, 'node_modules'));
+  return found;
+}
+
+/** lit and everything it depends on, as installed: "lit's family". */
+function litFamily(dir: string): Set<string> {
+  const family = new Set<string>();
+  const add = (name: string) => {
+    if (family.has(name)) return;
+    family.add(name);
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8'));
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) add(dependency);
+  };
+  add('lit');
+  return family;
+}
+
 describe('the packed package', () => {
-  it('holds dist/, the manifest, the OpenAPI document and no tests', async () => {
-    const { stdout } = await exec('tar', ['-tzf', tarball]);
-    const files = stdout.split('\n');
+  it('holds dist/, the manifest, the editor data, the OpenAPI document and no tests', () => {
+    const files = packed.files.map((f) => f.path);
     for (const file of [
-      'package/dist/index.js',
-      'package/dist/index.d.ts',
-      'package/dist/connect-provider.js',
-      'package/dist/element/react.js',
-      'package/dist/server/index.js',
-      'package/dist/api/index.js',
-      'package/dist/api/openapi.yaml',
-      'package/dist/emulator/index.js',
-      'package/dist/emulator/cli.js',
-      'package/custom-elements.json',
-      'package/README.md',
-      'package/LICENSE',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/connect-provider.js',
+      'dist/element/react.js',
+      'dist/element/react.node.js',
+      'dist/element/frameworks/react-jsx.d.ts',
+      'dist/element/frameworks/vue.d.ts',
+      'dist/element/frameworks/svelte.d.ts',
+      'dist/server/index.js',
+      'dist/api/index.js',
+      'dist/api/openapi.yaml',
+      'dist/emulator/index.js',
+      'dist/emulator/cli.js',
+      'dist/vscode.html-custom-data.json',
+      'dist/vscode.css-custom-data.json',
+      'dist/web-types.json',
+      'dist/THIRD-PARTY-LICENSES.txt',
+      'custom-elements.json',
+      'README.md',
+      'LICENSE',
     ]) {
       assert.ok(files.includes(file), `${file} is in the tarball`);
     }
-    assert.ok(!files.some((f) => f.startsWith('package/test/')), 'no tests in the tarball');
+    assert.deepEqual(
+      files.filter((f) => f.startsWith('test/')),
+      [],
+      'no tests in the tarball',
+    );
+    console.log(`# tarball: ${packed.entryCount} files, ${packed.unpackedSize} bytes unpacked`);
   });
 
-  it('passes publint', async () => {
-    const { stdout } = await exec('npx', ['publint', join(app, 'node_modules', 'connect-provider'), '--pack', 'false', '--strict'], { cwd: root });
+  it('ships source maps only where their sources ship too', () => {
+    const files = new Set(packed.files.map((f) => f.path));
+    const maps = [...files].filter((f) => f.endsWith('.map'));
+    assert.ok(maps.length > 0);
+    for (const map of maps) {
+      const { sources } = JSON.parse(readFileSync(join(bare, 'node_modules', 'connect-provider', map), 'utf8')) as { sources: string[] };
+      for (const source of sources) {
+        const target = posix.normalize(posix.join(posix.dirname(map), source));
+        assert.ok(files.has(target), `${map} points at ${target}, which is in the tarball`);
+      }
+    }
+  });
+
+  it('installs lit and its family and nothing else', () => {
+    const installed = installedPackages(bare);
+    const expected = new Set(['connect-provider', ...litFamily(bare)]);
+    assert.deepEqual([...installed].sort(), [...expected].sort());
+    console.log(`# element-only install: ${installed.size} packages (${[...installed].sort().join(', ')})`);
+  });
+
+  it('serves ./server, ./api and ./emulator from Node alone: no package import', { timeout: 60_000 }, async () => {
+    // A resolve hook records every bare specifier that the package's own files import.
+    const hooks = `
+      import { isBuiltin } from 'node:module';
+      export async function resolve(specifier, context, next) {
+        if (context.parentURL?.includes('/node_modules/connect-provider/') && !specifier.startsWith('.') && !isBuiltin(specifier)) {
+          console.log('IMPORT ' + specifier);
+        }
+        return next(specifier, context);
+      }`;
+    writeFileSync(join(bare, 'hooks.mjs'), hooks);
+    const script = `
+      import { register } from 'node:module';
+      register('./hooks.mjs', import.meta.url);
+      const server = await import('connect-provider/server');
+      const api = await import('connect-provider/api');
+      const { createEmulator } = await import('connect-provider/emulator');
+      const emulator = createEmulator();
+      const { baseUrl } = await emulator.listen();
+      const client = api.createPlatformClient({ baseUrl, apiKey: emulator.apiKey });
+      const connection = await client.getConnection({ projectIdOrName: 'demo', connectionId: 'conn_demo' });
+      // A request the emulator validates against the OpenAPI document (ajv, inlined in dist/).
+      const invalid = await fetch(baseUrl + '/projects', {
+        method: 'POST',
+        headers: { 'x-api-key': emulator.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 5 }),
+      });
+      await emulator.close();
+      console.log('RESULT ' + JSON.stringify({
+        handler: typeof server.createConnectHandler, connection: connection.id,
+        invalid: [invalid.status, invalid.headers.get('content-type')],
+      }));`;
+    writeFileSync(join(bare, 'server-only.mjs'), script);
+    const { stdout } = await exec(process.execPath, ['server-only.mjs'], bare, 60_000);
+    const imports = stdout.split('\n').filter((l) => l.startsWith('IMPORT '));
+    assert.deepEqual(imports, [], 'the server entries import no package');
+    const result = JSON.parse(/^RESULT (.*)$/m.exec(stdout)![1]!);
+    assert.deepEqual(result, { handler: 'function', connection: 'conn_demo', invalid: [400, 'application/problem+json'] });
+  });
+
+  it('passes publint', { timeout: 120_000 }, async () => {
+    const { stdout } = await exec('npx', ['publint', join(app, 'node_modules', 'connect-provider'), '--pack', 'false', '--strict'], root);
     assert.match(stdout, /All good/);
   });
 
-  it('passes are-the-types-wrong (ESM only)', async () => {
-    await exec('npx', ['attw', tarball, '--profile', 'esm-only'], { cwd: root });
+  it('passes are-the-types-wrong (ESM only)', { timeout: 120_000 }, async () => {
+    await exec('npx', ['attw', tarball, '--profile', 'esm-only'], root);
   });
 
-  it('imports every entry point in Node, the element entry without a DOM', async () => {
+  it('imports every entry point in Node, the element entries without a DOM', { timeout: 60_000 }, async () => {
     const script = `
       const element = await import('connect-provider');
+      const bundle = await import('connect-provider/connect-provider.js');
       const react = await import('connect-provider/react');
       const server = await import('connect-provider/server');
       const api = await import('connect-provider/api');
       const emulator = await import('connect-provider/emulator');
       const manifest = (await import('connect-provider/custom-elements.json', { with: { type: 'json' } })).default;
+      const webTypes = (await import('connect-provider/web-types.json', { with: { type: 'json' } })).default;
       console.log(JSON.stringify({
         element: typeof element.ConnectProvider, tag: element.TAG,
+        bundle: bundle.ConnectProvider === element.ConnectProvider,
         react: typeof react.ConnectProvider,
         server: [typeof server.createConnectHandler, typeof server.toNodeListener],
         api: typeof api.createPlatformClient,
         emulator: typeof emulator.createEmulator,
         manifestTag: manifest.modules[0].declarations[0].tagName,
+        webTypesTag: webTypes.contributions.html.elements[0].name,
+        window: typeof window, document: typeof document,
       }));`;
-    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], { cwd: app });
+    const { stdout } = await exec(process.execPath, ['--input-type=module', '-e', script], app, 60_000);
     assert.deepEqual(JSON.parse(stdout), {
       element: 'function',
       tag: 'connect-provider',
+      bundle: true,
       react: 'object',
       server: ['function', 'function'],
       api: 'function',
       emulator: 'function',
       manifestTag: 'connect-provider',
+      webTypesTag: 'connect-provider',
+      window: 'undefined',
+      document: 'undefined',
     });
   });
 
-  it('runs the emulator bin, which serves the API', async () => {
+  it('resolves connect-provider/connect-provider.js to the bundle in browsers and the SSR-safe entry on servers', async () => {
+    const entry = async (platform: 'browser' | 'node') => {
+      const result = await build({
+        stdin: { contents: "import 'connect-provider/connect-provider.js';", resolveDir: bare },
+        bundle: true,
+        platform,
+        format: 'esm',
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      const prefix = 'node_modules/connect-provider/';
+      return Object.keys(result.metafile.inputs)
+        .filter((input) => input.includes(prefix))
+        .map((input) => input.slice(input.indexOf(prefix) + prefix.length));
+    };
+    assert.deepEqual(await entry('browser'), ['dist/connect-provider.js']);
+    assert.ok((await entry('node')).includes('dist/index.js'));
+  });
+
+  it('types the README snippets against the shipped declarations (tsc)', { timeout: 120_000 }, async () => {
+    const dir = join(app, 'typed');
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(join(root, 'test/types/react/raw-tag.tsx'), join(dir, 'raw-tag.tsx'));
+    copyFileSync(join(root, 'test/types/react/wrapper.tsx'), join(dir, 'wrapper.tsx'));
+    copyFileSync(join(root, 'test/types/plain/connect.ts'), join(dir, 'connect.ts'));
+    const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx' };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, lib: ['ES2022', 'DOM'], types: [] } }));
+    try {
+      await exec(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir, 120_000);
+    } catch (error) {
+      assert.fail(`tsc over the shipped types failed:\n${(error as { stdout?: string }).stdout}`);
+    }
+  });
+
+  it('runs the emulator bin, which serves the API', { timeout: 30_000 }, async () => {
     const child = spawn(join(app, 'node_modules', '.bin', 'connect-provider-emulator'), ['--port', '0'], { cwd: app });
+    let timer: NodeJS.Timeout | undefined;
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let out = '';
+        timer = setTimeout(() => reject(new Error(`the bin did not report its address in 15 s: ${out}`)), 15_000);
         child.stdout.on('data', (c) => {
           out += c;
           const m = /listening on (\S+)/.exec(out);
-          if (m && out.includes('bearer token:')) resolve(m[1]);
+          if (m && out.includes('bearer token:')) resolve(m[1]!);
         });
+        child.on('error', reject);
         child.on('exit', (code) => reject(new Error(`the bin exited with ${code}: ${out}`)));
       });
-      const response = await fetch(`${url}/v1/orgs/org_demo/invites`, { headers: { 'x-api-key': 'dev-api-key' } });
+      const response = await fetch(`${url}/v1/orgs/org_demo/invites`, { headers: { 'x-api-key': 'dev-api-key' }, signal: AbortSignal.timeout(10_000) });
       assert.equal(response.status, 200);
       assert.equal((await response.json()).length, 3);
     } finally {
+      clearTimeout(timer);
       child.kill();
     }
   });
 
-  it('loads the element from the self-contained bundle in Chromium', async () => {
+  it('loads the element from the self-contained bundle in Chromium', { timeout: 60_000 }, async () => {
     writeFileSync(
       join(app, 'index.html'),
       `<!doctype html><script type="module" src="/node_modules/connect-provider/dist/connect-provider.js"></script>
@@ -132,19 +300,25 @@ describe('the packed package', () => {
       res.writeHead(200, { 'content-type': type });
       createReadStream(file).pipe(res);
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    let browser: Browser | undefined;
     try {
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      browser = await chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+        timeout: 30_000,
+      });
       const page = await browser.newPage();
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-      const label = await page.locator('connect-provider [part=button]').textContent();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { timeout: 15_000 });
+      const label = await page.locator('connect-provider [part=button]').textContent({ timeout: 10_000 });
       assert.equal(label?.trim(), 'Connect Salesforce');
       assert.equal(await page.evaluate(() => typeof customElements.get('connect-provider')), 'function');
       assert.deepEqual(errors, []);
     } finally {
-      await browser.close();
+      await browser?.close();
+      server.closeAllConnections();
       server.close();
     }
   });

@@ -1,0 +1,62 @@
+// Types only: what a template may set on <connect-provider>, shared by the
+// React, Vue and Svelte typings beside this file.
+import type { ConnectProvider } from '../connect-provider.js';
+import type { ConnectEventDetails } from '../events.js';
+
+/** The settable properties, typed from the element (React 19, Svelte 5 and Vue set a property the element has). */
+export type ConnectProviderProperties = Partial<
+  Pick<
+    ConnectProvider,
+    | 'endpoint'
+    | 'provider'
+    | 'groupRef'
+    | 'groupName'
+    | 'consumerRef'
+    | 'consumerName'
+    | 'providerWorkspaceRef'
+    | 'providerAppId'
+    | 'connectionId'
+    | 'pollInterval'
+    | 'timeout'
+    | 'popupWidth'
+    | 'popupHeight'
+    | 'closedGrace'
+    | 'messageOrigins'
+    | 'disabled'
+    | 'providerMetadata'
+    | 'requestHeaders'
+    | 'strings'
+  >
+>;
+
+/** Internal: each dashed attribute and the property it reflects. */
+interface DashedAttributes {
+  'group-ref': 'groupRef';
+  'group-name': 'groupName';
+  'consumer-ref': 'consumerRef';
+  'consumer-name': 'consumerName';
+  'provider-workspace-ref': 'providerWorkspaceRef';
+  'provider-app-id': 'providerAppId';
+  'connection-id': 'connectionId';
+  'poll-interval': 'pollInterval';
+  'popup-width': 'popupWidth';
+  'popup-height': 'popupHeight';
+  'closed-grace': 'closedGrace';
+  'message-origins': 'messageOrigins';
+}
+
+/** Internal: an attribute's value as markup may write it: numbers also as numeric strings. */
+type AttributeValue<T> = T extends number ? number | `${number}` : T;
+
+/** The dashed attributes under their HTML names (what server rendering writes), typed from the element. */
+export type ConnectProviderAttributes = {
+  [A in keyof DashedAttributes]?: AttributeValue<NonNullable<ConnectProvider[DashedAttributes[A]]>>;
+};
+
+/** Handlers of the element's events as `${prefix}connect-success`..., with the event's own type. */
+export type ConnectEventHandlers<Prefix extends string> = {
+  [K in keyof ConnectEventDetails as `${Prefix}${K}`]?: (event: CustomEvent<ConnectEventDetails[K]>) => void;
+};
+
+/** The element's events by name, as `HTMLElementEventMap` has them. */
+export type ConnectEvents = { [K in keyof ConnectEventDetails]: CustomEvent<ConnectEventDetails[K]> };

@@ -1,0 +1,20 @@
+// connect-provider/react-jsx (types only): the raw <connect-provider> tag in
+// React 19's JSX, with typed properties, attributes and `onconnect-*`
+// handlers (React 19 listens to `connect-success` for `onconnect-success`).
+//   import type {} from 'connect-provider/react-jsx';
+import type { DetailedHTMLProps, HTMLAttributes } from 'react';
+import type { ConnectProvider } from '../connect-provider.js';
+import type { ConnectEventHandlers, ConnectProviderAttributes, ConnectProviderProperties } from './attributes.js';
+
+export type ConnectProviderJSXProps = DetailedHTMLProps<HTMLAttributes<ConnectProvider>, ConnectProvider> &
+  ConnectProviderProperties &
+  ConnectProviderAttributes &
+  ConnectEventHandlers<'on'>;
+
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'connect-provider': ConnectProviderJSXProps;
+    }
+  }
+}

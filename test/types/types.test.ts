@@ -1,0 +1,80 @@
+// The shipped typings as users meet them: tsc, vue-tsc, svelte-check and ngc in
+// strict mode over fixtures that hold the README's snippets, each followed by
+// cases that must not compile (@ts-expect-error / @vue-expect-error), so an
+// `any` in the typings fails the run. The README must show each snippet
+// exactly as a fixture holds it (between readme:start and readme:end).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const bin = (name: string) => `${root}node_modules/.bin/${name}`;
+const TIMEOUT = 120_000;
+
+/** Runs a checker; resolves with its output, rejects with it when the checker reports errors. */
+async function check(command: string, args: string[]): Promise<string> {
+  try {
+    const { stdout, stderr } = await exec(bin(command), args, { cwd: root, timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024 });
+    return stdout + stderr;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    assert.fail(`${command} ${args.join(' ')} failed:\n${stdout}${stderr}`);
+  }
+}
+
+describe('the typings, checked as a user of each stack checks them', () => {
+  it('React 19: the raw tag in TSX (tsc)', { timeout: TIMEOUT }, async () => {
+    await check('tsc', ['-p', 'test/types/react/tsconfig.json']);
+  });
+
+  it('Vue 3: the tag in a template (vue-tsc, strictTemplates)', { timeout: TIMEOUT }, async () => {
+    await check('vue-tsc', ['-p', 'test/types/vue/tsconfig.json']);
+  });
+
+  it('Svelte 5: the tag in markup (svelte-check)', { timeout: TIMEOUT }, async () => {
+    const output = await check('svelte-check', ['--workspace', 'test/types/svelte', '--tsconfig', 'tsconfig.json', '--fail-on-warnings']);
+    assert.match(output, /found 0 errors and 0 warnings/);
+  });
+
+  it('Angular: the tag with CUSTOM_ELEMENTS_SCHEMA (ngc, strictTemplates)', { timeout: TIMEOUT }, async () => {
+    await check('ngc', ['-p', 'test/types/angular/tsconfig.json']);
+    // Angular has no expect-error in templates: a second component must fail, and for the right reason.
+    const wrong = await exec(bin('ngc'), ['-p', 'test/types/angular/tsconfig.wrong.json'], { cwd: root, timeout: TIMEOUT }).then(
+      () => assert.fail('wrong.component.ts compiled: $event is not typed from HTMLElementEventMap'),
+      (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
+    );
+    assert.match(wrong, /'nope' is missing in type 'ConnectSuccessDetail'/);
+  });
+
+  it('plain TypeScript: the element and its events (tsc)', { timeout: TIMEOUT }, async () => {
+    await check('tsc', ['-p', 'test/types/plain/tsconfig.json']);
+  });
+});
+
+describe('the README', () => {
+  const readme = readFileSync(`${root}README.md`, 'utf8').split('\n').map((line) => line.trim());
+  const fixtures = [
+    'test/types/react/raw-tag.tsx',
+    'test/types/react/wrapper.tsx',
+    'test/types/vue/main.ts',
+    'test/types/vue/App.vue',
+    'test/types/svelte/Connect.svelte',
+    'test/types/plain/connect.ts',
+    'test/types/angular/connect.component.ts',
+  ];
+  for (const fixture of fixtures) {
+    it(`shows ${fixture}'s snippets as tested`, () => {
+      const regions = [...readFileSync(`${root}${fixture}`, 'utf8').matchAll(/readme:start.*\n([\s\S]*?)\n.*readme:end/g)];
+      assert.ok(regions.length > 0, `${fixture} marks a snippet`);
+      for (const [, region] of regions) {
+        const lines = region!.split('\n').map((line) => line.trim());
+        const found = readme.some((_, i) => lines.every((line, j) => readme[i + j] === line));
+        assert.ok(found, `README.md holds these lines of ${fixture} in a row:\n${region}`);
+      }
+    });
+  }
+});
