@@ -81,7 +81,9 @@ async function inlineVendored() {
   for (const file of ['dist/emulator/openapi.js.map', 'dist/element/react.js.map']) rmSync(file, { force: true });
   // The wrapper's types name @lit/react: ship its declarations beside them.
   const litReactTypes = readFileSync('node_modules/@lit/react/development/create-component.d.ts', 'utf8');
-  writeFileSync('dist/element/lit-react.d.ts', litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
+  const { version } = JSON.parse(readFileSync('node_modules/@lit/react/package.json', 'utf8'));
+  const header = `// @lit/react ${version}'s create-component.d.ts (BSD-3-Clause; see ../THIRD-PARTY-LICENSES.txt)\n`;
+  writeFileSync('dist/element/lit-react.d.ts', header + litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
   const types = readFileSync('dist/element/react.d.ts', 'utf8');
   writeFileSync('dist/element/react.d.ts', types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'));
   const notices = [...inlined].sort().map((name) => {

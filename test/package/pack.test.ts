@@ -26,7 +26,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'connect-provider-pack-'));
 /** A project that installs only the tarball: what an element-only or server-only user gets. */
 const bare = join(work, 'bare');
-/** A project with React 19 and its types besides. */
+/** A project with React 19 (and its types), Vue 3 and Svelte 5 besides. */
 const app = join(work, 'app');
 const npmInstall = ['install', '--no-audit', '--no-fund', '--loglevel=error'];
 let tarball = '';
@@ -40,7 +40,7 @@ before(
     tarball = join(work, (packed as unknown as { filename: string }).filename);
     for (const [dir, extra] of [
       [bare, []],
-      [app, ['react@19', 'react-dom@19', '@types/react@19']],
+      [app, ['react@19', 'react-dom@19', '@types/react@19', 'vue@3', 'svelte@5']],
     ] as const) {
       mkdirSync(dir);
       writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, type: 'module' }));
@@ -244,18 +244,34 @@ describe('the packed package', () => {
     assert.ok((await entry('node')).includes('dist/index.js'));
   });
 
-  it('types the README snippets against the shipped declarations (tsc)', { timeout: 120_000 }, async () => {
-    const dir = join(app, 'typed');
-    mkdirSync(dir, { recursive: true });
-    copyFileSync(join(root, 'test/types/react/raw-tag.tsx'), join(dir, 'raw-tag.tsx'));
-    copyFileSync(join(root, 'test/types/react/wrapper.tsx'), join(dir, 'wrapper.tsx'));
-    copyFileSync(join(root, 'test/types/plain/connect.ts'), join(dir, 'connect.ts'));
-    const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx' };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, lib: ['ES2022', 'DOM'], types: [] } }));
-    try {
-      await exec(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir, 120_000);
-    } catch (error) {
-      assert.fail(`tsc over the shipped types failed:\n${(error as { stdout?: string }).stdout}`);
+  it('types the README snippets against the shipped declarations (tsc, vue-tsc, svelte-check)', { timeout: 300_000 }, async () => {
+    const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], types: [] };
+    const fixtures = {
+      react: ['react/raw-tag.tsx', 'react/wrapper.tsx', 'plain/connect.ts'],
+      vue: ['vue/main.ts', 'vue/App.vue', 'vue/shims.d.ts'],
+      svelte: ['svelte/Connect.svelte', 'svelte/svelte.config.js'],
+    };
+    for (const [stack, files] of Object.entries(fixtures)) {
+      const dir = join(app, `typed-${stack}`);
+      mkdirSync(dir, { recursive: true });
+      for (const file of files) copyFileSync(join(root, 'test/types', file), join(dir, posix.basename(file)));
+      const extra = stack === 'react' ? { jsx: 'react-jsx' } : stack === 'vue' ? { jsx: 'preserve' } : {};
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { ...compilerOptions, ...extra }, vueCompilerOptions: { strictTemplates: true } }),
+      );
+    }
+    const bin = (name: string) => join(root, 'node_modules/.bin', name);
+    for (const [stack, command, args] of [
+      ['react', bin('tsc'), ['-p', 'tsconfig.json']],
+      ['vue', bin('vue-tsc'), ['-p', 'tsconfig.json']],
+      ['svelte', bin('svelte-check'), ['--workspace', '.', '--tsconfig', 'tsconfig.json', '--fail-on-warnings']],
+    ] as const) {
+      try {
+        await exec(command, [...args], join(app, `typed-${stack}`), 180_000);
+      } catch (error) {
+        assert.fail(`${stack}: ${command} over the shipped types failed:\n${(error as { stdout?: string }).stdout}`);
+      }
     }
   });
 
