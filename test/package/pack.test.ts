@@ -131,6 +131,38 @@ describe('the packed package', () => {
     }
   });
 
+  it('ships a manifest and editor data that describe the shipped files', () => {
+    const installed = join(bare, 'node_modules', 'connect-provider');
+    const read = (file: string) => JSON.parse(readFileSync(join(installed, file), 'utf8'));
+    const files = new Set(packed.files.map((f) => f.path));
+    type Module = { path: string; declarations?: Array<{ tagName?: string; events?: Array<{ name: string; type?: { text: string } }> }>; exports?: Array<{ kind: string; name: string; declaration: { module?: string } }> };
+    const manifest = read('custom-elements.json') as { modules: Module[] };
+    for (const module of manifest.modules) {
+      assert.match(module.path, /^dist\/.*\.js$/, 'the manifest names the shipped JavaScript, not the TypeScript source');
+      assert.ok(files.has(module.path), `the manifest's module ${module.path} is in the tarball`);
+      for (const entry of module.exports ?? []) {
+        if (entry.declaration.module) assert.ok(files.has(entry.declaration.module), `${entry.name} points at ${entry.declaration.module}, which ships`);
+      }
+    }
+    const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'connect-provider');
+    const events = element?.events ?? [];
+    assert.equal(events.length, 8);
+    for (const event of events) assert.match(event.type?.text ?? '', /^CustomEvent<Connect\w+Detail>$/, `${event.name} has its type`);
+    const entry = manifest.modules.find((m) => m.path === read('package.json').exports['.'].default.replace('./', ''));
+    assert.ok(entry?.exports?.some((e) => e.kind === 'custom-element-definition' && e.name === 'connect-provider'), 'the package entry defines the tag');
+
+    const pkg = read('package.json');
+    const webTypes = read(pkg['web-types']);
+    const tag = webTypes.contributions.html.elements.find((e: { name: string }) => e.name === 'connect-provider');
+    assert.ok(tag.attributes.some((a: { name: string }) => a.name === 'poll-interval'));
+    assert.deepEqual(tag.js.events.map((e: { name: string }) => e.name), events.map((e) => e.name));
+    const html = read(pkg.exports['./vscode.html-custom-data.json'].replace('./', ''));
+    const vscodeTag = html.tags.find((t: { name: string }) => t.name === 'connect-provider');
+    assert.ok(vscodeTag.attributes.some((a: { name: string }) => a.name === 'poll-interval'));
+    const css = read(pkg.exports['./vscode.css-custom-data.json'].replace('./', ''));
+    assert.ok(css.pseudoElements.some((p: { name: string }) => p.name === '::part(button)'));
+  });
+
   it('installs lit and its family and nothing else', () => {
     const installed = installedPackages(bare);
     const expected = new Set(['connect-provider', ...litFamily(bare)]);
