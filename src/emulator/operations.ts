@@ -10,7 +10,7 @@ import type {
   SearchRequest,
   SearchResultEntry,
 } from '../api/types.js';
-import { HttpProblem, jsonResponse } from '../server/problem.js';
+import { HttpProblem, jsonResponse } from '../http/problem.js';
 import type { TokenClaims } from './jwt.js';
 import { findProvider, PROVIDERS } from './providers.js';
 import { issueTokens, newId, type ConsentSession, type EmulatorState, type StoredConnection } from './store.js';

@@ -4,7 +4,7 @@ import { createPlatformClient, type PlatformClient, type RetryOptions } from '..
 import { withoutCredentials } from '../api/credentials.js';
 import type { Connection } from '../api/types.js';
 import { checkOrigin, corsHeaders, preflight } from './guard.js';
-import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from './problem.js';
+import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
 import { HANDLER_PROBLEM_TYPES, upstreamProblem } from './upstream.js';
 
 /** Who is calling, as the host app knows it. Group and consumer are never taken from the browser. */
