@@ -2,6 +2,7 @@
 // Connect and Vite's middleware.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { isPlainHost, isPlainHostList } from './host.js';
 import { problemResponse } from './problem.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -15,15 +16,51 @@ export interface NodeListenerOptions {
   serves?: (pathname: string) => boolean;
 }
 
-/** Builds a Request from Node's IncomingMessage. */
+/** A request that cannot be mapped faithfully to a Request: answered 400 by toNodeListener. */
+export class RequestTargetError extends Error {
+  override name = 'RequestTargetError';
+}
+
+/**
+ * The path and query of the request line (Express's `originalUrl` when mounted), never
+ * anything from the Host header. Throws a RequestTargetError for a path a URL parser
+ * would rewrite (dot segments, backslashes, a fragment, raw spaces or non-ASCII), so the
+ * handler routes exactly the path that any middleware in front of it saw.
+ */
+export function requestTarget(req: IncomingMessage): string {
+  let target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  if (!target.startsWith('/')) {
+    // The absolute form (`GET http://host/path`): its path only.
+    let absolute: URL;
+    try {
+      absolute = new URL(target);
+    } catch {
+      throw new RequestTargetError('the request target is not a path');
+    }
+    if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') throw new RequestTargetError('the request target is not a path');
+    target = absolute.pathname + absolute.search;
+  }
+  const queryAt = target.indexOf('?');
+  const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
+  // Concatenated, not resolved: a path like //other.host must stay a path.
+  const parsed = new URL(`http://request.target${pathname}`);
+  if (parsed.pathname !== pathname || parsed.host !== 'request.target') {
+    throw new RequestTargetError('the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)');
+  }
+  return target;
+}
+
+/** Builds a Request from Node's IncomingMessage. Throws a RequestTargetError for an unusable Host or path. */
 export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const socket = req.socket as { encrypted?: boolean };
   const protocol = socket.encrypted ? 'https' : 'http';
   const host = req.headers.host ?? 'localhost';
-  // Express and Connect strip a mount path from req.url; originalUrl keeps it.
-  const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  // Concatenated, not resolved: a path like //other.host must stay a path.
-  const url = new URL(`${protocol}://${host}${path.startsWith('/') ? path : `/${path}`}`);
+  if (!isPlainHost(host)) throw new RequestTargetError('the Host header is not a plain host[:port]');
+  const forwarded = req.headers['x-forwarded-host'];
+  if (forwarded !== undefined && !(Array.isArray(forwarded) ? forwarded : [forwarded]).every(isPlainHostList)) {
+    throw new RequestTargetError('the X-Forwarded-Host header is not a plain host[:port]');
+  }
+  const url = new URL(`${protocol}://${host}${requestTarget(req)}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
@@ -81,25 +118,35 @@ export async function writeResponse(response: Response, res: ServerResponse, req
 
 /** Wraps a Web-standard handler as a Node listener (also usable as Connect/Express middleware). */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
+  if (typeof handler !== 'function') {
+    throw new TypeError(
+      `connect-provider: toNodeListener(handler) needs the handler function that createConnectHandler returns, got ${handler === null ? 'null' : typeof handler}`,
+    );
+  }
+  if (typeof options !== 'object' || options === null) throw new TypeError('connect-provider: toNodeListener options must be an object');
+  if (options.serves !== undefined && typeof options.serves !== 'function') {
+    throw new TypeError('connect-provider: toNodeListener option serves must be a function (pathname) => boolean');
+  }
   return (req, res, next) => {
-    if (next && options.serves) {
-      const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
-      if (!options.serves(path)) {
-        next();
-        return;
-      }
-    }
+    let request: Request;
     const controller = new AbortController();
+    try {
+      if (next && options.serves) {
+        const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
+        if (!options.serves(path)) {
+          next();
+          return;
+        }
+      }
+      request = toRequest(req, controller.signal);
+    } catch (error) {
+      const detail = error instanceof RequestTargetError ? error.message : 'the request could not be read';
+      void writeResponse(problemResponse({ status: 400, detail }), res, req);
+      return;
+    }
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
-    let request: Request;
-    try {
-      request = toRequest(req, controller.signal);
-    } catch {
-      void writeResponse(problemResponse({ status: 400, detail: 'the request could not be read' }), res);
-      return;
-    }
     handler(request)
       .then((response) => writeResponse(response, res, req))
       .catch((error: unknown) => {
