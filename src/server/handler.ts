@@ -73,6 +73,8 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
 
   /** Describes a platform failure for the server's log (never the browser's). */
   function platformFault(error: unknown, operation: string, input?: Record<string, unknown>): ServerFault | HttpProblem {
+    // The browser went away: nothing to answer or to report.
+    if (error instanceof Error && error.name === 'AbortError') return new HttpProblem({ status: 499, detail: 'the request was aborted' });
     const problem = upstreamProblem(error, { scrub, ...(input ? { input } : {}) });
     if (problem.init.status < 500) return problem;
     let cause = 'failed';
