@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnectHandler, type ConnectHandler, type ConnectHandlerErrorInfo, type ConnectHandlerOptions } from '../../src/server/index.js';
 import { sampleConnection } from '../shared/fixtures.js';
-import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
+import { startTestServer, type TestServer } from './helpers/http-server.js';
 
 const APP = 'http://app.test';
 const API_KEY = 'Sk-Live-9fQ2xYplatformKEY';
@@ -66,11 +66,10 @@ function leaks(text: string, platformUrl: string): string[] {
 describe('what of the platform\'s answers reaches the browser', () => {
   let platform: TestServer;
   let handler: ConnectHandler;
-  let reply: Reply;
   const errors: ConnectHandlerErrorInfo[] = [];
 
   before(async () => {
-    platform = await startTestServer(() => reply);
+    platform = await startTestServer();
     handler = createConnectHandler({
       apiKey: API_KEY,
       baseUrl: `${platform.url}/v1`,
