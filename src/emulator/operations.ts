@@ -200,6 +200,22 @@ export const operations: Record<string, Handler> = {
     return jsonResponse(project, 201, { location: `/v1/projects/${project.id}` });
   },
 
+  listConnections(ctx) {
+    const project = findProject(ctx, ctx.path.projectIdOrName as string);
+    const { provider, groupRef, consumerRef } = ctx.query;
+    const connections = ctx.state.connections
+      .filter(
+        (c) =>
+          c.projectId === project.id &&
+          (provider === undefined || c.provider === provider) &&
+          (groupRef === undefined || c.group.groupRef === groupRef) &&
+          (consumerRef === undefined || c.consumer.consumerRef === consumerRef),
+      )
+      .sort(byCreateTime);
+    for (const connection of connections) settleConnection(ctx, connection);
+    return jsonResponse(connections.map((c) => publicConnection(c, 'none')));
+  },
+
   getConnection(ctx) {
     const project = findProject(ctx, ctx.path.projectIdOrName as string);
     const connection = findConnection(ctx, project, ctx.path.connectionId as string);
