@@ -6,7 +6,7 @@ import type { Connection } from '../api/types.js';
 import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
 import { toBrowserConnection } from './connection.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
-import { decodeConnectionId, MAX_FIELD_LENGTH, parseConnectBody } from './input.js';
+import { decodeConnectionId, MAX_FIELD_LENGTH, parseConnectBody, parseProviderQuery } from './input.js';
 import { resolveOptions, type ConnectHandlerErrorInfo, type ConnectHandlerOptions, type ConnectUser } from './options.js';
 import { createScrubber } from './scrub.js';
 import { HANDLER_PROBLEM_TYPES, isUsableUrl, misconfiguredProblem, unusableUrlProblem, upstreamProblem } from './upstream.js';
@@ -49,6 +49,13 @@ class ServerFault extends HttpProblem {
   ) {
     super(problem.init, problem.headers);
   }
+}
+
+/** A connection's groupRef when it is a string; undefined for anything else (no group, null, another type). */
+function groupRefOf(connection: unknown): string | undefined {
+  const group = typeof connection === 'object' && connection !== null ? (connection as { group?: unknown }).group : undefined;
+  const groupRef = typeof group === 'object' && group !== null ? (group as { groupRef?: unknown }).groupRef : undefined;
+  return typeof groupRef === 'string' ? groupRef : undefined;
 }
 
 function firstLine(text: string, max = 240): string {
@@ -109,17 +116,32 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     return jsonResponse({ url: url.href, messageOrigin } satisfies ConnectUrlAnswer);
   }
 
+  let projectSeenAt = -Infinity;
+  /**
+   * After a 404 for a connection: whether the platform knows the project (checked with a list of the caller's own
+   * connections, remembered for 5 minutes). Only a 404 to that list says no; any other failure is not a verdict.
+   */
+  async function projectKnown(user: ConnectUser, signal: AbortSignal): Promise<boolean> {
+    if (Date.now() - projectSeenAt < 5 * 60 * 1000) return true;
+    try {
+      await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, consumerRef: user.consumerRef }, { signal });
+    } catch (error) {
+      return !(error instanceof ProblemError && error.status === 404);
+    }
+    projectSeenAt = Date.now();
+    return true;
+  }
+
   async function ownConnection(user: ConnectUser, connectionId: string, signal: AbortSignal): Promise<Connection> {
     let connection: Connection;
     try {
       connection = await client.getConnection({ projectIdOrName: project, connectionId }, { signal });
     } catch (error) {
+      if (error instanceof ProblemError && error.status === 404 && !(await projectKnown(user, signal))) throw misconfigured('get-connection', error);
       throw platformFault(error, 'get-connection');
     }
     // Another group's connection, or one with no group at all, is answered exactly like a missing one.
-    const group = (connection as { group?: unknown })?.group;
-    const groupRef = typeof group === 'object' && group !== null ? (group as { groupRef?: unknown }).groupRef : undefined;
-    if (typeof groupRef !== 'string' || groupRef !== user.groupRef) throw new HttpProblem({ status: 404, detail: 'no such connection' });
+    if (groupRefOf(connection) !== user.groupRef) throw new HttpProblem({ status: 404, detail: 'no such connection' });
     return connection;
   }
 
@@ -130,26 +152,25 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       return jsonResponse(toBrowserConnection(connection));
     }
     if (match.route === 'list') {
-      const provider = new URL(request.url).searchParams.get('provider') ?? undefined;
-      if (provider !== undefined && (provider === '' || provider.length > MAX_FIELD_LENGTH)) {
-        throw new HttpProblem({
-          status: 400,
-          type: HANDLER_PROBLEM_TYPES.validation,
-          title: 'Invalid request',
-          detail: 'provider must be a non-empty provider name',
-          issues: [{ detail: 'must be a non-empty provider name', in: 'query', name: 'provider' }],
-        });
-      }
-      let connections: Connection[];
+      const provider = parseProviderQuery(new URL(request.url).searchParams.get('provider'), providers);
+      let answer: unknown;
       try {
-        connections = await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, ...(provider ? { provider } : {}) }, { signal });
+        answer = await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, ...(provider ? { provider } : {}) }, { signal });
       } catch (error) {
-        throw upstreamProblem(error, secrets);
+        // The list names no connection: its 404 can only mean a wrong baseUrl or project.
+        if (error instanceof ProblemError && error.status === 404) throw misconfigured('list-connections', error);
+        throw platformFault(error, 'list-connections');
+      }
+      if (!Array.isArray(answer)) {
+        throw new ServerFault(upstreamProblem(new PlatformRequestError('invalid_response', 'not an array'), { scrub }), 'platform',
+          'platform list-connections answered something other than an array', undefined);
       }
       // The platform filtered by group already; checked again so a platform that ignores the filter leaks nothing.
-      const own = connections.filter((c) => c.group?.groupRef === user.groupRef && (!provider || c.provider === provider));
-      own.sort((a, b) => (a.createTime < b.createTime ? 1 : a.createTime > b.createTime ? -1 : 0));
-      return jsonResponse(own.map(withoutCredentials));
+      const own = answer
+        .filter((c) => groupRefOf(c) === user.groupRef && (!provider || (c as Connection).provider === provider))
+        .map(toBrowserConnection);
+      own.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
+      return jsonResponse(own);
     }
     if (match.route === 'update') {
       const connectionId = decodeConnectionId(match.connectionId!);

@@ -105,24 +105,25 @@ export function decodeConnectionId(raw: string): string {
   return id;
 }
 
-/** The `provider` query of the list route. */
-export function parseProviderQuery(value: string | null, providers: ReadonlySet<string> | undefined): string {
-  if (value === null || value.trim() === '') {
+/** The optional `provider` query of the list route: absent is any provider, empty or not offered is a 400. */
+export function parseProviderQuery(value: string | null, providers: ReadonlySet<string> | undefined): string | undefined {
+  if (value === null) return undefined;
+  if (value.trim() === '' || value.length > MAX_FIELD_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) {
     throw new HttpProblem({
       status: 400,
       type: HANDLER_PROBLEM_TYPES.validation,
       title: 'Invalid request',
-      detail: 'provider is required',
-      issues: [{ detail: 'is required', in: 'query', name: 'provider' }],
+      detail: 'provider must be a non-empty provider name',
+      issues: [{ detail: 'must be a non-empty provider name', in: 'query', name: 'provider' }],
     });
   }
-  if (value.length > MAX_FIELD_LENGTH || /[\u0000-\u001f\u007f]/.test(value) || (providers && !providers.has(value))) {
+  if (providers && !providers.has(value)) {
     throw new HttpProblem({
       status: 400,
       type: HANDLER_PROBLEM_TYPES.providerNotAllowed,
       title: 'Provider not allowed',
-      detail: 'this provider is not offered by this app',
-      issues: [{ detail: 'is not offered by this app', in: 'query', name: 'provider' }],
+      detail: `provider ${value} is not offered by this app`,
+      issues: [{ detail: 'is not offered by this app', in: 'query', name: 'provider', value }],
     });
   }
   return value;

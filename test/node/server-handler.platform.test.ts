@@ -296,6 +296,48 @@ describe('what of the platform\'s answers reaches the browser', () => {
   });
 
   describe('misconfiguration (item 6)', () => {
+    it('tells a wrong project from a missing connection on get, update and list', async () => {
+      let knows = false;
+      platform.reply = (request) => {
+        const listing = request.path === '/v1/projects/demo/connections';
+        if (listing && knows) return { body: [] };
+        return { status: 404, headers: { 'content-type': 'application/problem+json' }, body: { status: 404, title: 'Not Found' } };
+      };
+      errors.length = 0;
+      for (const [path, method] of [['/connections/conn_1', 'GET'], ['/connections/conn_1:oauth-update', 'PATCH'], ['/connections?provider=slack', 'GET']] as const) {
+        const response = await call(handler, path, { method });
+        const problem = await response.json();
+        assert.equal(response.status, 502, path);
+        assert.match(problem.detail, /check baseUrl and project/);
+      }
+      assert.deepEqual(errors.map((e) => e.kind), ['misconfigured', 'misconfigured', 'misconfigured']);
+      knows = true;
+      errors.length = 0;
+      const missing = await call(handler, '/connections/conn_1');
+      assert.equal(missing.status, 404);
+      assert.equal((await missing.json()).detail, 'no such connection');
+      assert.deepEqual(errors, []);
+    });
+
+    it('lists only the caller group\'s connections, allow-listed, whatever the platform answers', async () => {
+      platform.reply = () => ({
+        body: [
+          { ...sampleConnection({ id: 'mine-old', provider: 'slack', createTime: '2026-01-01T00:00:00Z' }), apiKey: 'LEAK-1' },
+          { ...sampleConnection({ id: 'theirs', provider: 'slack', groupRef: 'other' }) },
+          { ...sampleConnection({ id: 'nogroup', provider: 'slack' }), group: undefined },
+          { ...sampleConnection({ id: 'mine-new', provider: 'slack', createTime: '2026-02-01T00:00:00Z' }), basic: { password: 'LEAK-2' } },
+          { ...sampleConnection({ id: 'mine-other-provider', provider: 'notion' }) },
+          'not a connection',
+        ],
+      });
+      const response = await call(handler, '/connections?provider=slack');
+      const text = await response.text();
+      assert.equal(response.status, 200, text);
+      assert.ok(!text.includes('LEAK'), text);
+      assert.deepEqual(JSON.parse(text).map((c: { id: string }) => c.id), ['mine-new', 'mine-old']);
+      assert.equal(platform.requests.at(-1)!.query.groupRef, 'acme', 'the platform is asked for the caller group only');
+    });
+
     it('reports a 404 to oauth-connect as a misconfiguration, with one log line', async () => {
       platform.reply = () => ({ status: 404, headers: { 'content-type': 'application/problem+json' }, body: { status: 404, title: 'Not Found' } });
       errors.length = 0;
