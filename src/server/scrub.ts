@@ -79,11 +79,12 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
     .map(escapeRegExp);
   const looseRe = new RegExp(patterns.join('|'), 'gi');
   const exactRe = exact.length ? new RegExp([...new Set(exact)].map(escapeRegExp).join('|'), 'g') : null;
-  // The port after a host we hid, or after a colon in any case (`:4010`, `%3A4010`).
-  const portRe = new RegExp(`(?::|%3a)${port}(?!\\d)`, 'gi');
+  // The port: after a colon (`:4010`, `%3A4010`); an explicit port also as a bare number ("port 4010").
+  const portRe = url.port ? new RegExp(`(?:(?::|%3a)|(?<![\\d.]))${port}(?!\\d)`, 'gi') : new RegExp(`(?::|%3a)${port}(?!\\d)`, 'gi');
   // Any absolute URL, whatever its scheme; and a stack frame or file position.
   const urlRe = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
-  const stackRe = /(?:^|\n)[ \t]*at [^\n]*(?::\d+:\d+\)?|\((?:native|index \d+)\)|<anonymous>\)?)[^\n]*|\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?/g;
+  // A stack frame (`at fn (/path/file.js:1:2)`, `at node:internal/x:3:4`) or a bare file position, on its own line or not.
+  const stackRe = /(?:\bat\s+(?:async\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?|\bat\s+(?:async\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
 
   function hide(text: string): string {
     let out = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
