@@ -87,7 +87,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     if (problem.init.status < 500) return problem;
     let cause = 'failed';
     if (error instanceof ProblemError) {
-      cause = `answered ${error.status} ${error.title}${error.detail ? `: ${firstLine(error.detail, 160)}` : ''}`;
+      cause = `answered ${error.status} ${scrub(error.title)}${error.detail ? `: ${firstLine(scrub(error.detail), 160)}` : ''}`;
     } else if (error instanceof PlatformRequestError) {
       cause = firstLine(error.message);
     } else if (error instanceof Error) {

@@ -269,6 +269,42 @@ describe('what of the platform\'s answers reaches the browser', () => {
       });
     }
 
+    it('logs one console.error line by default, with no form of the key in it', async () => {
+      const quiet = createConnectHandler({ apiKey: API_KEY, baseUrl: `${platform.url}/v1`, project: 'demo', authorize, retry: false });
+      platform.reply = () => ({
+        status: 500,
+        headers: { 'content-type': 'application/problem+json' },
+        body: { status: 500, title: `Key ${API_KEY.toLowerCase()}`, detail: `bad key ${API_KEY.toUpperCase()} ${Buffer.from(API_KEY).toString('base64')}\nline two` },
+      });
+      // authorize()'s own error text goes to the log too: the key in it is hidden as well.
+      const careless = createConnectHandler({
+        apiKey: API_KEY,
+        baseUrl: `${platform.url}/v1`,
+        project: 'demo',
+        authorize: () => {
+          throw new Error(`cannot reach sessions with ${API_KEY}`);
+        },
+      });
+      const lines: unknown[][] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => lines.push(args);
+      try {
+        assert.equal((await call(careless, '/connections/conn_1')).status, 500);
+        assert.equal(lines.length, 1);
+        assert.match(String(lines[0][0]), /authorize\(\) threw Error: cannot reach sessions with \[redacted\]$/);
+        lines.length = 0;
+        assert.equal((await call(quiet, '/connections/conn_1')).status, 502);
+      } finally {
+        console.error = original;
+      }
+      assert.equal(lines.length, 1);
+      assert.equal(lines[0].length, 1);
+      const line = String(lines[0][0]);
+      assert.match(line, /^\[connect-provider\] GET \/connections\/conn_1 answered 502: platform get-connection answered 500/);
+      assert.ok(!line.includes('\n'), line);
+      assert.deepEqual(leaks(line, platform.url).filter((l) => l !== 'host' && l !== 'port'), [], line);
+    });
+
     it('names neither the key nor the address when the platform cannot be reached', async () => {
       const gone = await startTestServer();
       await gone.close();
