@@ -1,6 +1,8 @@
 // The emulator's state: fixed seed data, in memory, optionally kept in a
-// JSON file written atomically (temp file, fsync, rename).
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// JSON file written atomically (temp file, fsync, rename), off the request path.
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type {
   Connection,
@@ -30,7 +32,7 @@ export interface Topic {
   createTime: string;
 }
 
-export interface Integration {
+export interface StoredIntegration {
   id: string;
   projectId: string;
   name: string;
@@ -83,10 +85,12 @@ export interface EmulatorState {
   topics: Topic[];
   topicDestinationRoutes: TopicDestinationRoute[];
   notificationEventTopicRoutes: NotificationEventTopicRoute[];
-  integrations: Integration[];
+  integrations: StoredIntegration[];
   records: StoredRecord[];
   connections: StoredConnection[];
   consents: ConsentSession[];
+  /** The secret that signs this state's Bearer JWTs: random, kept with the data. */
+  tokenSecret: string;
 }
 
 /** A short random ID with a readable prefix, e.g. conn_4f9c2a7d1e0b. */
@@ -235,7 +239,13 @@ export function seedState(): EmulatorState {
       },
     ],
     consents: [],
+    tokenSecret: newTokenSecret(),
   };
+}
+
+/** A random secret for signing Bearer JWTs. */
+export function newTokenSecret(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 export class EmulatorDataError extends Error {
@@ -267,18 +277,109 @@ export function readStateFile(file: string): EmulatorState | null {
       throw new EmulatorDataError(`the data file ${file} has no list "${key}"; it was left untouched`);
     }
   }
+  if (state.tokenSecret !== undefined && (typeof state.tokenSecret !== 'string' || state.tokenSecret.length < 16)) {
+    throw new EmulatorDataError(`the data file ${file} has a tokenSecret that is not a string of 16 characters or more; it was left untouched`);
+  }
+  // Files written before the secret was kept get one now.
+  state.tokenSecret ??= newTokenSecret();
   return state as EmulatorState;
 }
 
-/** Writes the state so that a crash at any moment leaves either the old file or the new one. */
-export function writeStateFile(file: string, state: EmulatorState): void {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
+function tempName(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/** Temp files a writer of `file` leaves only when killed mid-write. */
+function isTempOf(file: string, name: string): boolean {
+  const base = basename(file);
+  return name.startsWith(`${base}.`) && /^\.\d+\.[0-9a-f]{8}\.tmp$/.test(name.slice(base.length));
+}
+
+/** Removes temp files left by a writer of `file` that was killed mid-write. */
+export function removeStrayTemps(file: string): void {
+  const dir = dirname(file);
+  let names: string[];
   try {
-    writeSync(fd, JSON.stringify(state, null, 2) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    names = readdirSync(dir);
+  } catch {
+    return;
   }
-  renameSync(temp, file);
+  for (const name of names) if (isTempOf(file, name)) rmSync(join(dir, name), { force: true });
+}
+
+function serialize(state: EmulatorState): string {
+  return JSON.stringify(state, null, 1) + '\n';
+}
+
+/** Writes the state so that a crash at any moment leaves either the old file or the new one (blocking: for start-up). */
+export function writeStateFile(file: string, state: EmulatorState): void {
+  const temp = tempName(file);
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, serialize(state));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+async function writeStateFileAsync(file: string, text: string): Promise<void> {
+  const temp = tempName(file);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+export interface StateWriter {
+  /** Saves the state soon: the snapshot is taken now, the write happens off the request path, one at a time. */
+  save(state: EmulatorState): void;
+  /** Resolves once every save asked for so far is on disk (or failed and was reported). */
+  flush(): Promise<void>;
+}
+
+/**
+ * Saves the state to `file` in the background: each save serializes the state
+ * at once (a consistent snapshot), and writes run one after another, the last
+ * snapshot winning; a failed write is reported and retried with the next change.
+ */
+export function stateWriter(file: string, onError: (error: unknown) => void): StateWriter {
+  let latest: string | undefined;
+  let running: Promise<void> | undefined;
+  async function drain(): Promise<void> {
+    while (latest !== undefined) {
+      const text = latest;
+      latest = undefined;
+      try {
+        await writeStateFileAsync(file, text);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    running = undefined;
+  }
+  return {
+    save(state) {
+      latest = serialize(state);
+      running ??= drain();
+    },
+    async flush() {
+      while (running) await running;
+    },
+  };
 }

@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { problemResponse } from './problem.js';
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** A Web-standard handler; through toNodeListener it also gets the IncomingMessage (its socket: where the request arrived). */
+export type FetchHandler = (request: Request, incoming?: IncomingMessage) => Promise<Response>;
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 export interface NodeListenerOptions {
@@ -100,7 +101,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       void writeResponse(problemResponse({ status: 400, detail: 'the request could not be read' }), res);
       return;
     }
-    handler(request)
+    handler(request, req)
       .then((response) => writeResponse(response, res, req))
       .catch((error: unknown) => {
         if (res.headersSent) {

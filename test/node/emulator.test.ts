@@ -239,7 +239,7 @@ describe('emulator', () => {
       for (const key of ['type', 'title', 'status', 'detail', 'instance', 'time', 'requestId']) {
         assert.ok(key in problem, key);
       }
-      assert.equal(problem.instance, '/v1/projects/demo/connections/nope');
+      assert.equal(problem.instance, `${base}/projects/demo/connections/nope`, 'an absolute URI, as the real description types it');
       assert.equal(response.headers.get('x-request-id'), problem.requestId);
     });
 
