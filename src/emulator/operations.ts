@@ -195,6 +195,22 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
     return { status: 200, body: catalogInfo(provider) };
   },
 
+  listConnections(ctx) {
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const { provider, groupRef, consumerRef } = ctx.query;
+    const connections = ctx.state.connections
+      .filter(
+        (c) =>
+          c.projectId === project.id &&
+          (provider === undefined || c.provider === provider) &&
+          (groupRef === undefined || c.group.groupRef === groupRef) &&
+          (consumerRef === undefined || c.consumer.consumerRef === consumerRef),
+      )
+      .sort(byCreateTime);
+    for (const connection of connections) settleConnection(ctx, connection);
+    return { status: 200, body: connections.map((c) => publicConnection(c, 'none')) };
+  },
+
   getConnection(ctx) {
     const project = findProject(ctx, ctx.path.projectIdOrName);
     const connection = findConnection(ctx, project, ctx.path.connectionId);

@@ -53,6 +53,7 @@ describe('openapi.yaml', () => {
       'deleteConnection',
       'getProject',
       'getProvider',
+      'listConnections',
       'listIntegrations',
       'listProviderApps',
     ]);
@@ -71,6 +72,7 @@ describe('openapi.yaml', () => {
       'createProject',
       'deleteConnection',
       'getProject',
+      'listConnections',
       'listIntegrations',
       'listInvites',
       'listNotificationEventTopicRoutes',
