@@ -385,7 +385,7 @@ describe('emulator robustness', () => {
         });
       }
       await withEmulator({ dataFile: file }, async (e) => {
-        const again = await (await fetch(`${e.info.baseUrl}/projects/demo/connections/${id}`, { headers: KEY })).json();
+        const again = (await (await fetch(`${e.info.baseUrl}/projects/demo/connections/${id}`, { headers: KEY })).json()) as { providerMetadata: object };
         assert.deepEqual(again, stored);
         assert.deepEqual(Object.getOwnPropertyDescriptor(again.providerMetadata, '__proto__')?.value, { a: 1 }, 'kept as data');
       });
