@@ -136,6 +136,12 @@ export function applyConsent(
   if (decision !== 'deny' && session.mode === 'update' && !env.state.connections.some((c) => c.id === session.connectionId)) {
     throw new HttpProblem({ status: 404, detail: `connection ${session.connectionId} no longer exists` });
   }
+  const creates =
+    session.mode === 'create' &&
+    !env.state.connections.some((c) => c.projectId === session.projectId && c.provider === session.provider && c.group.groupRef === session.groupRef);
+  if (decision !== 'deny' && creates && env.state.connections.length >= LIMITS.connections) {
+    throw new HttpProblem({ status: 429, detail: `the emulator holds ${LIMITS.connections} connections, its most; delete some first` });
+  }
   session.decision = decision;
   env.changed();
   if (decision === 'deny') return undefined;

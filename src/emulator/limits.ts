@@ -12,7 +12,7 @@ export const LIMITS = {
   /** Deepest nesting inside providerMetadata ({} is 1, {"a": {}} is 2). */
   metadataDepth: 8,
   /** Largest providerMetadata, as JSON, in bytes. */
-  metadataBytes: 16 * 1024,
+  metadataBytes: 4 * 1024,
   /** Longest string field of oauth-connect (refs, names, IDs). */
   refLength: 1024,
   /** Most field filters in one search. */
@@ -20,7 +20,9 @@ export const LIMITS = {
   /** Pending consent links per project and group: a group's new link forgets that group's oldest. */
   consentsPerGroup: 50,
   /** Pending consent links in all: beyond it, oauth-connect answers 429 until some expire. */
-  consents: 10_000,
+  consents: 2_000,
+  /** Connections in all: beyond it, a consent that would create one answers 429 (delete some first). */
+  connections: 5_000,
 } as const;
 
 /** Nesting depth of a parsed JSON value, without recursion (a scalar is 0, [] is 1); stops counting past `stopAt`. */

@@ -347,24 +347,27 @@ async function writeStateFileAsync(file: string, text: string): Promise<void> {
 }
 
 export interface StateWriter {
-  /** Saves the state soon: the snapshot is taken now, the write happens off the request path, one at a time. */
+  /** Saves the state soon, off the request path: one write at a time, each of the state as it is when that write starts. */
   save(state: EmulatorState): void;
   /** Resolves once every save asked for so far is on disk (or failed and was reported). */
   flush(): Promise<void>;
 }
 
 /**
- * Saves the state to `file` in the background: each save serializes the state
- * at once (a consistent snapshot), and writes run one after another, the last
- * snapshot winning; a failed write is reported and retried with the next change.
+ * Saves the state to `file` in the background. Saves asked for while a write
+ * is under way coalesce into one next write, so the state is serialized once
+ * per write, not once per change; a failed write is reported, and the next
+ * change tries again.
  */
 export function stateWriter(file: string, onError: (error: unknown) => void): StateWriter {
-  let latest: string | undefined;
+  let pending: EmulatorState | undefined;
   let running: Promise<void> | undefined;
   async function drain(): Promise<void> {
-    while (latest !== undefined) {
-      const text = latest;
-      latest = undefined;
+    // Let the request that asked for the save be answered first.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (pending !== undefined) {
+      const text = serialize(pending);
+      pending = undefined;
       try {
         await writeStateFileAsync(file, text);
       } catch (error) {
@@ -375,7 +378,7 @@ export function stateWriter(file: string, onError: (error: unknown) => void): St
   }
   return {
     save(state) {
-      latest = serialize(state);
+      pending = state;
       running ??= drain();
     },
     async flush() {

@@ -189,6 +189,35 @@ describe('emulator robustness', () => {
     });
   });
 
+  describe('state size', () => {
+    it('answers 429 to oauth-connect once the pending links of all groups reach the limit, with a retry time', async () => {
+      await withEmulator({}, async (e) => {
+        const template = { mode: 'create' as const, projectId: 'proj_demo', provider: 'slack', consumerRef: 'c', consumerName: 'c', groupName: 'g' };
+        const createTime = new Date().toISOString();
+        const expiresAt = new Date(Date.now() + 60_000).toISOString();
+        for (let i = 0; i < LIMITS.consents; i++) e.emulator.state.consents.push({ ...template, id: `consent_fill_${i}`, groupRef: `fill-${i}`, createTime, expiresAt });
+        const response = await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef: 'one-more' }));
+        assert.equal(response.status, 429);
+        const problem = await response.json();
+        assert.equal(problem.retryAfter, expiresAt);
+        assert.ok(Number(response.headers.get('retry-after')) > 0);
+      });
+    });
+
+    it('answers 429 to a consent that would create a connection past the limit, and leaves the link usable', async () => {
+      await withEmulator({}, async (e) => {
+        const url = await (await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef: 'late' }))).json();
+        const seed = e.emulator.state.connections[0];
+        while (e.emulator.state.connections.length < LIMITS.connections) {
+          e.emulator.state.connections.push({ ...seed, id: `conn_fill_${e.emulator.state.connections.length}` });
+        }
+        assert.equal((await allow(url)).status, 429);
+        e.emulator.state.connections.pop();
+        assert.equal((await allow(url)).status, 303, 'the refused consent was not recorded as decided');
+      });
+    });
+  });
+
   describe('malformed paths', () => {
     it('answers 4xx problems, not 500, to malformed percent-encoding', async () => {
       await withEmulator({}, async (e) => {
@@ -335,7 +364,7 @@ describe('emulator robustness', () => {
         let reads = 0;
         const urls: Array<Promise<Response>> = [];
         for (let i = 0; i < 40; i++) {
-          urls.push(post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef: `many-${i}`, providerMetadata: { pad: 'p'.repeat(8000) } })));
+          urls.push(post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef: `many-${i}`, providerMetadata: { pad: 'p'.repeat(LIMITS.metadataBytes - 100) } })));
           JSON.parse(readFileSync(file, 'utf8'));
           reads++;
         }
