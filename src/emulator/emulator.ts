@@ -14,7 +14,8 @@ import { jsonDepth, LIMITS, limitIssues } from './limits.js';
 import { loadContract, type OperationInfo } from './openapi.js';
 import { handlers, type OperationContext, type OperationId } from './operations.js';
 import { errorPage } from './pages.js';
-import { readStateFile, removeStrayTemps, seedState, stateWriter, writeStateFile, type EmulatorState } from './store.js';
+import { seedState } from './seed.js';
+import { readStateFile, removeStrayTemps, stateWriter, writeStateFile, type EmulatorState } from './store.js';
 
 export interface EmulatorOptions {
   /** The key X-Api-Key must carry (default `dev-api-key`). */
