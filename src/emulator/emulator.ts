@@ -26,8 +26,8 @@ export interface EmulatorOptions {
   dataFile?: string;
   /**
    * The origin browsers reach the emulator at, for the URLs it hands out (consent links, problems' `instance`,
-   * `Location`). Default: the address listen() serves at, or, when mounted in another server, the address that
-   * server accepted the connection on. Never the request's Host header.
+   * `Location`). Default: the address listen() serves at (on 0.0.0.0 or ::, the address each connection reached),
+   * or, when mounted in another server, the address that server accepted the connection on. Never the Host header.
    */
   publicUrl?: string;
   /** How oauth-connect and oauth-update answer the URL: a JSON string (default, as the spec) or text/plain (as the real service). */
@@ -142,10 +142,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
   let server: Server | undefined;
   let info: ListenInfo | undefined;
+  let unspecifiedHost = false;
 
   function publicOrigin(request: Request): string {
+    // Listening on every address (0.0.0.0, ::), the address this connection reached is the one to hand out.
     // Last, for handle() called directly with a Request its caller built: that Request's origin.
-    return publicUrl ?? info?.url ?? arrivedAt.get(request) ?? new URL(request.url).origin;
+    const listening = info && !unspecifiedHost ? info.url : undefined;
+    return publicUrl ?? listening ?? arrivedAt.get(request) ?? new URL(request.url).origin;
   }
 
   let dirty = false;
@@ -290,6 +293,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         server!.listen(port, host, () => resolve());
       });
       const address = server.address() as AddressInfo;
+      unspecifiedHost = address.address === '0.0.0.0' || address.address === '::';
       const url = originOf(address.address, address.port);
       info = { url, baseUrl: `${url}/v1`, searchUrl: `${url}/search/v1` };
       return info;

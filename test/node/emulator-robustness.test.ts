@@ -252,6 +252,22 @@ describe('emulator robustness', () => {
       });
     });
 
+    it('come from the address a connection reached when listening on every address', async () => {
+      const emulator = createEmulator();
+      const info = await emulator.listen(0, '0.0.0.0');
+      try {
+        const origin = `http://127.0.0.1:${new URL(info.url).port}`;
+        const connect = await withHost(`${origin}/v1/oauth-connect`, 'evil.example', {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: JSON.stringify(connectBody()),
+        });
+        assert.ok(JSON.parse(connect.body).startsWith(`${origin}/consent/`), connect.body);
+      } finally {
+        await emulator.close();
+      }
+    });
+
     it('come from --public-url when given', async () => {
       await withEmulator({ publicUrl: 'https://platform.test:8443/' }, async (e) => {
         const url = await (await post(`${e.info.baseUrl}/oauth-connect`, connectBody())).json();
