@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import { isPlainHost, isPlainHostList } from './host.js';
 import { bodyTextOf, problemResponse } from './problem.js';
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** A Web-standard handler; through toNodeListener it also gets the IncomingMessage (its socket: where the request arrived). */
+export type FetchHandler = (request: Request, incoming?: IncomingMessage) => Promise<Response>;
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 export interface NodeListenerOptions {
@@ -169,7 +170,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         if (!res.writableFinished) controller.abort();
       });
     }
-    handler(request)
+    handler(request, req)
       .then((response) => writeResponse(response, res, req))
       .catch((error: unknown) => {
         if (res.headersSent) {

@@ -71,11 +71,7 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
       detail: mediaType ? `expected a JSON body (application/json), got ${mediaType}` : 'expected a JSON body with Content-Type: application/json',
     }, { accept: 'application/json' });
   }
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limitBytes) {
-    throw new HttpProblem({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
-  }
-  const text = await readTextLimited(request, limitBytes);
+  const text = await readTextBody(request, limitBytes);
   if (text.trim() === '') throw new HttpProblem({ status: 400, detail: 'the JSON body is empty' });
   try {
     return JSON.parse(text);
@@ -84,7 +80,15 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
 }
 
-async function readTextLimited(request: Request, limitBytes: number): Promise<string> {
+/**
+ * Reads a request body as UTF-8 text, stopping as soon as it grows past
+ * `limitBytes` (413), so an oversized body is never held in memory.
+ */
+export async function readTextBody(request: Request, limitBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    throw new HttpProblem({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
+  }
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
