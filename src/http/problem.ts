@@ -39,7 +39,21 @@ export function jsonResponse(body: unknown, status = 200, headers: HeadersInit =
   return textResponse(JSON.stringify(body), status, h);
 }
 
-/** The request's path, for a problem's `instance`; undefined when its URL does not parse. */
+/**
+ * A problem's `instance`: the request's own absolute URL without its query (the
+ * platform's description types `instance` as an absolute URI); undefined when
+ * the URL does not parse.
+ */
+export function instanceOf(request: Request): string | undefined {
+  try {
+    const url = new URL(request.url);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request's path; undefined when its URL does not parse. */
 export function pathnameOf(request: Request): string | undefined {
   try {
     return new URL(request.url).pathname;

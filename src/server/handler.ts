@@ -3,7 +3,7 @@
 import { createPlatformClient, type PlatformClient } from '../api/client.js';
 import { PlatformRequestError, ProblemError } from '../api/problem.js';
 import type { Connection } from '../api/types.js';
-import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
+import { HttpProblem, instanceOf, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
 import { toBrowserConnection } from './connection.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
 import { decodeConnectionId, MAX_FIELD_LENGTH, parseConnectBody, parseProviderQuery } from './input.js';
@@ -279,7 +279,8 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
         problem = new ServerFault(new HttpProblem({ status: 500, detail: 'the connect handler failed' }), 'internal', `unexpected ${what}`, error);
       }
       if (problem instanceof ServerFault) report(problem, request, problem.init.status);
-      const instance = pathnameOf(request);
+      // Absolute, on the app's own origin: never the platform's address.
+      const instance = instanceOf(request);
       return problemResponse(
         { ...problem.init, ...(instance ? { instance } : {}), time: new Date().toISOString() },
         { ...Object.fromEntries(new Headers(problem.headers)), ...cors },

@@ -43,6 +43,8 @@ async function problem(response: Response, status: number) {
   assert.equal(body.status, status);
   assert.equal(typeof body.title, 'string');
   assert.equal(typeof body.type, 'string');
+  // `instance` is an absolute URI (the platform's description says so), on the app's own origin.
+  assert.equal(new URL(body.instance).origin, APP, `instance ${body.instance}`);
   return body;
 }
 
