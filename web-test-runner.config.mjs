@@ -113,7 +113,7 @@ export default {
     reactAsEsm,
     esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
   ],
-  middleware: [testMiddleware],
+  middleware: [testMiddleware, (await import('./test/browser/server/cross-origin.ts')).crossOrigin],
   browsers,
   reporters: [defaultReporter(), countReporter()],
   concurrency: 1,

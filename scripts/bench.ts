@@ -11,8 +11,9 @@
 //            before the popup opens
 //   install  packages, files and bytes that npm install connect-provider brings
 //            (scripts/bench-install.ts)
-//   handler  requests per second on loopback through the handler, relative to
-//            calling the emulator directly
+//   handler  the handler's own cost: emulator, handler and a bare pass-through
+//            proxy each in its own process, driven by autocannon in interleaved
+//            rounds (scripts/bench-handler.ts)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,12 +24,12 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
 import { minify } from 'terser';
-import { createPlatformClient } from '../src/api/index.js';
 import { createEmulator } from '../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../src/server/index.js';
 import { installRows } from './bench-install.js';
 // @ts-expect-error plain ES module without types
 import { bundle } from './bundle.mjs';
+import { benchHandler } from './bench-handler.js';
 
 const { values } = parseArgs({
   options: { peers: { type: 'boolean', default: false }, flows: { type: 'string', default: '30' } },
@@ -161,44 +162,11 @@ rows.push([`flows: ${FLOWS} full flows in Chromium, requests per flow (mean, max
 rows.push(['flows: verified -> connect-success, ms (median, p95)', String(pct(50)), String(pct(95))]);
 rows.push(['flows: requests before the popup opens (max)', String(Math.max(...beforePopup)), '']);
 
-// ---------------------------------------------------------------- handler throughput
-async function throughput(call: () => Promise<Response>, total: number, concurrency: number): Promise<number> {
-  let sent = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (sent < total) {
-        sent++;
-        const response = await call();
-        if (!response.ok) throw new Error(`bench request failed: ${response.status}`);
-        await response.arrayBuffer();
-      }
-    }),
-  );
-  return total / ((performance.now() - started) / 1000);
-}
-const seeded = createPlatformClient({ baseUrl, apiKey: emulator.apiKey });
-await seeded.getConnection({ projectIdOrName: 'demo', connectionId: 'conn_demo' });
-const benchHandler = createConnectHandler({
-  apiKey: emulator.apiKey,
-  baseUrl,
-  project: 'demo',
-  authorize: () => ({ groupRef: 'acme', consumerRef: 'user-ada' }),
-});
-const benchApp = createServer(toNodeListener(benchHandler));
-await new Promise<void>((r) => benchApp.listen(0, '127.0.0.1', r));
-const benchUrl = `http://127.0.0.1:${(benchApp.address() as AddressInfo).port}/api/connect/connections/conn_demo`;
-const direct = () => fetch(`${baseUrl}/projects/demo/connections/conn_demo`, { headers: { 'x-api-key': emulator.apiKey } });
-const viaHandler = () => fetch(benchUrl);
-await throughput(direct, 200, 8); // warm-up
-await throughput(viaHandler, 200, 8);
-const directRate = await throughput(direct, 2000, 8);
-const handlerRate = await throughput(viaHandler, 2000, 8);
-rows.push(['handler: get-connection req/s on loopback (emulator direct, through handler)', directRate.toFixed(0), handlerRate.toFixed(0)]);
-rows.push(['handler: throughput ratio (through handler / direct)', (handlerRate / directRate).toFixed(2), '']);
-benchApp.close();
 app.close();
 await emulator.close();
+
+// ---------------------------------------------------------------- handler overhead (separate processes: scripts/bench-handler.ts)
+rows.push(...(await benchHandler()));
 
 // ---------------------------------------------------------------- table
 const width = Math.max(...rows.map((r) => r[0].length));

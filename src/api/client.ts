@@ -6,6 +6,7 @@ import type {
   CreateProjectRequest,
   Destination,
   GetConnectionQuery,
+  ListConnectionsQuery,
   Invite,
   ListNotificationEventTopicRoutesQuery,
   ListTopicDestinationRoutesQuery,
@@ -67,6 +68,8 @@ export interface PlatformClient {
   oauthUpdate(params: ProjectParams & { connectionId: string }, options?: CallOptions): Promise<string>;
   /** POST /projects */
   createProject(body: CreateProjectRequest, options?: CallOptions): Promise<Project>;
+  /** GET /projects/{projectIdOrName}/connections?provider=&groupRef=&consumerRef= (beyond the seed): exact-match filters, oldest first. */
+  listConnections(params: ProjectParams & ListConnectionsQuery, options?: CallOptions): Promise<Connection[]>;
   /** GET /projects/{projectIdOrName}/connections/{connectionId}, with the credential options. */
   getConnection(
     params: ProjectParams & { connectionId: string } & GetConnectionQuery,
@@ -248,6 +251,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       const path = `${project(params)}/connections/${segment(params.connectionId, 'connectionId')}`;
       const query = { includeCreds: params.includeCreds, includeRefreshToken: params.includeRefreshToken, refresh: params.refresh };
       return (await send({ method: 'GET', path, query, answer: 'json', idempotent: true }, o)) as Connection;
+    },
+    async listConnections(params, o) {
+      const query = { provider: params.provider, groupRef: params.groupRef, consumerRef: params.consumerRef };
+      return (await send({ method: 'GET', path: `${project(params)}/connections`, query, answer: 'json', idempotent: true }, o)) as Connection[];
     },
     async listDestinations(params, o) {
       return (await send({ method: 'GET', path: `${project(params)}/destinations`, answer: 'json', idempotent: true }, o)) as Destination[];

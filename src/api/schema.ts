@@ -76,6 +76,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectIdOrName}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connections (beyond the seed)
+         * @description Beyond the seed's 13 operations: the real service's list-connections operation, which its own clients call around the OAuth flow (`research/platform-facts.md`). The filters are exact matches and combine; the answer is the whole list, oldest first.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectIdOrName}/connections/{connectionId}": {
         parameters: {
             query?: never;
@@ -87,7 +107,11 @@ export interface paths {
         get: operations["getConnection"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a connection
+         * @description Beyond the seed (the platform's browser SDK calls it to remove a connection).
+         */
+        delete: operations["deleteConnection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -194,6 +218,86 @@ export interface paths {
         put?: never;
         /** Create a notification event-topic route */
         post: operations["createNotificationEventTopicRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a project
+         * @description Beyond the seed (the platform's browser SDK reads the project before oauth-connect).
+         */
+        get: operations["getProject"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/providers/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a provider's information
+         * @description Beyond the seed (the platform's browser SDK reads it before oauth-connect; it needs oauth2Opts for an OAuth provider). Public: no credential is needed, and one that is sent is not checked.
+         */
+        get: operations["getProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List integrations
+         * @description Beyond the seed.
+         */
+        get: operations["listIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{projectIdOrName}/provider-apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List provider apps
+         * @description Beyond the seed.
+         */
+        get: operations["listProviderApps"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -395,6 +499,91 @@ export interface components {
         SearchResult: {
             result: components["schemas"]["SearchResultEntry"][];
         };
+        /** @description Beyond the seed. */
+        Integration: {
+            id: string;
+            projectId: string;
+            name: string;
+            provider: string;
+            createTime: components["schemas"]["Timestamp"];
+            updateTime?: components["schemas"]["Timestamp"];
+            latestRevision: components["schemas"]["Revision"];
+        };
+        /** @description A revision of an integration's definition. */
+        Revision: {
+            id: string;
+            specVersion: string;
+            createTime: components["schemas"]["Timestamp"];
+            /** @description The integration's definition (the objects it reads, ...). */
+            content: {
+                [key: string]: unknown;
+            };
+        };
+        /** @enum {string} */
+        ProviderAuthType: "oauth2" | "apiKey" | "basic" | "jwt" | "custom" | "none";
+        /** @description Beyond the seed. A provider of the catalog. */
+        ProviderInfo: {
+            name: string;
+            displayName?: string;
+            authType: components["schemas"]["ProviderAuthType"];
+            /** @description the provider API base URL; may hold {{.workspace}} */
+            baseURL: string;
+            defaultModule: string;
+            support: components["schemas"]["ProviderSupport"];
+            oauth2Opts?: components["schemas"]["OAuth2Opts"];
+            media?: {
+                regular?: components["schemas"]["ProviderMedia"];
+                darkMode?: components["schemas"]["ProviderMedia"];
+            };
+            labels?: {
+                [key: string]: string;
+            };
+            metadata?: {
+                [key: string]: unknown;
+            };
+        };
+        ProviderMedia: {
+            /** Format: uri */
+            iconURL?: string;
+            /** Format: uri */
+            logoURL?: string;
+        };
+        ProviderSupport: {
+            read: boolean;
+            write: boolean;
+            proxy: boolean;
+            subscribe: boolean;
+            delete: boolean;
+            bulkWrite: {
+                insert: boolean;
+                update: boolean;
+                upsert: boolean;
+                delete: boolean;
+            };
+            search: {
+                operators: {
+                    equals: boolean;
+                };
+            };
+        };
+        OAuth2Opts: {
+            /** @enum {string} */
+            grantType: "authorizationCode" | "authorizationCodePKCE" | "clientCredentials" | "password";
+            /** @description may hold {{.workspace}} */
+            authURL?: string;
+            /** @description may hold {{.workspace}} */
+            tokenURL: string;
+            /** Format: uri */
+            docsURL?: string;
+            explicitScopesRequired: boolean;
+            explicitWorkspaceRequired: boolean;
+            /** @description Where the token answer carries the consumer, workspace and scopes. */
+            tokenMetadataFields: {
+                consumerRefField?: string;
+                workspaceRefField?: string;
+                scopesField?: string;
+            };
+        };
         ProblemIssue: {
             /** @default about:blank */
             type?: string;
@@ -410,7 +599,7 @@ export interface components {
         /** @description RFC 9457 Problem Details, with the platform's extension members. */
         Problem: {
             /**
-             * Format: uri-reference
+             * Format: uri
              * @default about:blank
              */
             type?: string;
@@ -420,7 +609,10 @@ export interface components {
             /** Format: int32 */
             status?: number;
             detail?: string;
-            /** Format: uri-reference */
+            /**
+             * Format: uri
+             * @description identifies this occurrence: an absolute URI
+             */
             instance?: string;
             subsystem?: string;
             time?: components["schemas"]["Timestamp"];
@@ -623,6 +815,40 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listConnections: {
+        parameters: {
+            query?: {
+                /** @description Only connections to this provider. */
+                provider?: string;
+                /** @description Only connections of this group. */
+                groupRef?: string;
+                /** @description Only connections of this consumer. */
+                consumerRef?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's connections that match every filter given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
     getConnection: {
         parameters: {
             query?: {
@@ -654,6 +880,32 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                connectionId: components["parameters"]["connectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
@@ -892,6 +1144,115 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getProject: {
+        parameters: {
+            query?: {
+                /** @description When true, the answer includes the project's entitlements. */
+                includeEntitlements?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider's information. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderInfo"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's integrations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listProviderApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's provider apps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderApp"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

@@ -11,7 +11,11 @@ const USAGE = `usage: connect-provider-emulator [options]
   --verify-delay MS   ms from consent to working / bad_credentials (default 1500)
   --data FILE         keep state in FILE across restarts (default: memory only)
   --url-format F      json (default, as the spec) or text (as the real service)
-  --public-url URL    origin browsers reach the emulator at, for consent URLs
+  --public-url URL    origin browsers reach the emulator at, for the URLs it hands out
+                      (default: the address it listens on; never a request's Host header)
+  --cors-origin O     allow browser calls from origin O only (repeatable; default: any origin)
+  --token-secret S    secret that signs Bearer JWTs, 16+ characters
+                      (default: a random one, kept in the --data file)
   --help              this text`;
 
 function fail(message: string): never {
@@ -30,6 +34,8 @@ try {
       data: { type: 'string' },
       'url-format': { type: 'string', default: 'json' },
       'public-url': { type: 'string' },
+      'cors-origin': { type: 'string', multiple: true },
+      'token-secret': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -49,6 +55,10 @@ if (!Number.isFinite(verifyDelay) || verifyDelay < 0) fail(`--verify-delay must 
 const urlFormat = values['url-format'];
 if (urlFormat !== 'json' && urlFormat !== 'text') fail(`--url-format must be json or text, got ${urlFormat}`);
 if (values['api-key'] === '') fail('--api-key must not be empty');
+if (values['token-secret'] !== undefined && values['token-secret'].length < 16) fail('--token-secret must be 16 characters or more');
+if (values['public-url'] !== undefined && !/^https?:\/\/[^/]+\/?$/.test(values['public-url'])) {
+  fail(`--public-url must be an origin such as http://localhost:4010, got ${values['public-url']}`);
+}
 
 try {
   const emulator = createEmulator({
@@ -57,6 +67,8 @@ try {
     urlFormat,
     ...(values.data ? { dataFile: values.data } : {}),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+    ...(values['cors-origin'] ? { corsOrigins: values['cors-origin'] } : {}),
+    ...(values['token-secret'] ? { jwtSecret: values['token-secret'] } : {}),
   });
   const info = await emulator.listen(port, values.host);
   console.log(`listening on ${info.url}`);
@@ -65,13 +77,14 @@ try {
   console.log(`api key: ${emulator.apiKey}`);
   console.log(`bearer token: ${emulator.bearerToken}`);
   console.log(`project: proj_demo (name demo), org: org_demo${values.data ? `, data: ${values.data}` : ''}`);
+  // close() waits for the data file's last write.
   const stop = () => {
     void emulator.close().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (error) {
-  if (error instanceof EmulatorDataError) fail(error.message);
+  if (error instanceof EmulatorDataError || error instanceof TypeError) fail((error as Error).message);
   if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port ${port} on ${values.host} is in use`);
   throw error;
 }

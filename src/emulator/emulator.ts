@@ -1,33 +1,43 @@
 // createEmulator: a local implementation of the platform, as a Web-standard
 // handler, a Node listener (node:http, Connect, Vite) and a server it can
-// start itself.
-import { createHash, randomUUID } from 'node:crypto';
+// start itself. This module wires the pieces: routing, CORS, problems, the
+// state's file and the server; each concern lives in its own module.
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpProblem, pathnameOf, problemResponse, readJsonBody } from '../server/problem.js';
-import { toNodeListener, type NodeListener } from '../server/node.js';
-import { signJwt, verifyJwt, type TokenClaims } from './jwt.js';
+import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
+import { toNodeListener, type NodeListener } from '../http/node.js';
+import { createAuth, type TokenRequest } from './auth.js';
+import { handleCallback, handleConsent, PROBLEM_TYPES, type Env } from './consent.js';
+import { addCorsHeaders, corsPolicy, preflight } from './cors.js';
+import { jsonDepth, LIMITS, limitIssues } from './limits.js';
 import { loadContract, type OperationInfo } from './openapi.js';
-import { applyConsent, operations, PROBLEM_TYPES, type OperationContext, type Principal } from './operations.js';
-import { callbackPage, consentPage, errorPage, type CompletionMessage } from './pages.js';
-import { findProvider } from './providers.js';
-import { readStateFile, seedState, writeStateFile, type ConsentSession, type EmulatorState } from './store.js';
+import { handlers, type OperationContext, type OperationId } from './operations.js';
+import { errorPage } from './pages.js';
+import { seedState } from './seed.js';
+import { readStateFile, removeStrayTemps, stateWriter, writeStateFile, type EmulatorState } from './store.js';
 
 export interface EmulatorOptions {
   /** The key X-Api-Key must carry (default `dev-api-key`). */
   apiKey?: string;
   /** Milliseconds from consent to the connection turning working / bad_credentials (default 1500). */
   verifyDelay?: number;
-  /** Keep state in this JSON file across restarts (written atomically). Default: memory only. */
+  /** Keep state in this JSON file across restarts (written atomically, in the background). Default: memory only. */
   dataFile?: string;
-  /** The origin browsers reach the emulator at, for consent URLs. Default: the origin each request was sent to. */
+  /**
+   * The origin browsers reach the emulator at, for the URLs it hands out (consent links, problems' `instance`,
+   * `Location`). Default: the address listen() serves at (on 0.0.0.0 or ::, the address each connection reached),
+   * or, when mounted in another server, the address that server accepted the connection on. Never the Host header.
+   */
   publicUrl?: string;
   /** How oauth-connect and oauth-update answer the URL: a JSON string (default, as the spec) or text/plain (as the real service). */
   urlFormat?: 'json' | 'text';
-  /** Secret that signs Bearer JWTs. Default: derived from the API key, so tokens survive restarts. */
+  /** Secret that signs Bearer JWTs. Default: a random one, kept in the data file (or per emulator without one). */
   jwtSecret?: string;
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** Origins allowed to call the emulator from a browser (CORS). Default '*': any, since auth is by header. */
+  corsOrigins?: readonly string[] | '*';
   /** The clock (for tests). */
   now?: () => Date;
 }
@@ -48,18 +58,20 @@ export interface Emulator {
   listener: NodeListener;
   /** Starts an HTTP server (default 127.0.0.1 and a free port). */
   listen(port?: number, host?: string): Promise<ListenInfo>;
-  /** Stops the server started by listen(), if any. */
+  /** Stops the server started by listen(), if any, and waits for the data file's last write. */
   close(): Promise<void>;
   /** The API key X-Api-Key must carry. */
   readonly apiKey: string;
   /** A Bearer token for org_demo, valid for 30 days. */
   readonly bearerToken: string;
   /** Issues a Bearer JWT (HS256) that the emulator accepts. */
-  issueToken(claims?: { sub?: string; org?: string; expiresInSeconds?: number }): string;
+  issueToken(claims?: TokenRequest): string;
   /** The live state (read it in tests; change it only through the API). */
   readonly state: EmulatorState;
   /** Where listen() serves, once started. */
   readonly info: ListenInfo | undefined;
+  /** Resolves once every change so far is in the data file (at once without one). */
+  flush(): Promise<void>;
 }
 
 /** Path prefixes the emulator serves; the Node listener passes anything else to next(). */
@@ -69,13 +81,26 @@ export function ownsPath(pathname: string): boolean {
   return OWN_PATHS.some((p) => pathname.startsWith(p)) || pathname === '/v1' || pathname === '/search/v1';
 }
 
-// Not Response.redirect(): its headers are immutable, and every answer gets an x-request-id.
-function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
-}
-
 function wantsHtml(request: Request): boolean {
   return /text\/html/.test(request.headers.get('accept') ?? '');
+}
+
+function originOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Where a request arrived, set by the Node listener from its socket (not from its headers). */
+const arrivedAt = new WeakMap<Request, string>();
+
+/** Any operation's answer, as the dispatcher sees it. */
+type AnyAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
+
+function toResponse(answer: AnyAnswer, urlFormat: 'json' | 'text'): Response {
+  if (answer.status === 204) return new Response(null, { status: 204, headers: answer.headers });
+  if (typeof answer.body === 'string' && urlFormat === 'text') {
+    return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  }
+  return jsonResponse(answer.body, answer.status, answer.headers);
 }
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
@@ -87,69 +112,55 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   }
   const urlFormat = options.urlFormat ?? 'json';
   if (urlFormat !== 'json' && urlFormat !== 'text') throw new TypeError("connect-provider emulator: urlFormat is 'json' or 'text'");
-  const jwtSecret = options.jwtSecret ?? createHash('sha256').update(`connect-provider-emulator:${apiKey}`).digest('hex');
-  const bodyLimit = options.bodyLimit ?? 1024 * 1024;
+  if (options.jwtSecret !== undefined && options.jwtSecret.length < 16) {
+    throw new TypeError('connect-provider emulator: jwtSecret must be 16 characters or more');
+  }
+  const bodyLimit = options.bodyLimit ?? LIMITS.bodyBytes;
   const now = options.now ?? (() => new Date());
-  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  let publicUrl: string | undefined;
+  if (options.publicUrl !== undefined) {
+    const parsed = new URL(options.publicUrl);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('connect-provider emulator: publicUrl is an http(s) URL');
+    publicUrl = parsed.origin;
+  }
+  const cors = corsPolicy(options.corsOrigins);
   const contract = loadContract();
 
   let state: EmulatorState;
-  if (options.dataFile) {
-    state = readStateFile(options.dataFile) ?? seedState();
-    writeStateFile(options.dataFile, state);
+  const dataFile = options.dataFile;
+  if (dataFile) {
+    removeStrayTemps(dataFile);
+    state = readStateFile(dataFile) ?? seedState();
+    writeStateFile(dataFile, state);
   } else {
     state = seedState();
   }
+  const writer = dataFile
+    ? stateWriter(dataFile, (error) => console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error))
+    : undefined;
+  const auth = createAuth({ apiKey, secret: options.jwtSecret ?? state.tokenSecret, now });
 
-  function issueToken(claims: { sub?: string; org?: string; expiresInSeconds?: number } = {}): string {
-    const iat = Math.floor(now().getTime() / 1000);
-    const full: TokenClaims = {
-      sub: claims.sub ?? 'dev-user',
-      org: claims.org ?? 'org_demo',
-      iat,
-      exp: iat + (claims.expiresInSeconds ?? 30 * 24 * 3600),
-    };
-    return signJwt(full, jwtSecret);
-  }
+  let server: Server | undefined;
+  let info: ListenInfo | undefined;
+  let unspecifiedHost = false;
 
-  function authenticate(request: Request, op: OperationInfo): Principal {
-    const key = request.headers.get('x-api-key');
-    if (key !== null) {
-      if (key !== apiKey) throw new HttpProblem({ status: 401, detail: 'the X-Api-Key header does not carry a valid API key' }, { 'www-authenticate': 'Bearer' });
-      return { kind: 'apiKey' };
-    }
-    const authorization = request.headers.get('authorization');
-    const bearer = authorization && /^Bearer\s+(.+)$/i.exec(authorization)?.[1];
-    if (!bearer) {
-      const detail = op.bearer
-        ? 'send an API key in X-Api-Key or a Bearer JWT in Authorization'
-        : 'send an API key in X-Api-Key';
-      throw new HttpProblem({ status: 401, detail });
-    }
-    if (!op.bearer) {
-      throw new HttpProblem({ status: 401, detail: `${op.operationId} accepts only an API key in X-Api-Key, not a Bearer token` });
-    }
-    const verified = verifyJwt(bearer.trim(), jwtSecret, now().getTime());
-    if ('error' in verified) throw new HttpProblem({ status: 401, detail: verified.error }, { 'www-authenticate': 'Bearer error="invalid_token"' });
-    return { kind: 'bearer', claims: verified.claims };
+  function publicOrigin(request: Request): string {
+    // Listening on every address (0.0.0.0, ::), the address this connection reached is the one to hand out.
+    // Last, for handle() called directly with a Request its caller built: that Request's origin.
+    const listening = info && !unspecifiedHost ? info.url : undefined;
+    return publicUrl ?? listening ?? arrivedAt.get(request) ?? new URL(request.url).origin;
   }
 
   let dirty = false;
-  function context(request: Request, extra: Partial<OperationContext>): OperationContext {
+  function env(request: Request): Env {
     return {
       state,
-      principal: { kind: 'apiKey' },
-      path: {},
-      query: {},
-      body: undefined,
       now: now(),
-      publicOrigin: publicUrl ?? new URL(request.url).origin,
+      publicOrigin: publicOrigin(request),
       verifyDelayMs,
-      urlFormat,
       changed: () => {
         dirty = true;
       },
-      ...extra,
     };
   }
 
@@ -165,10 +176,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       throw new HttpProblem({ status: 405, detail: `${request.method} is not allowed here; allowed: ${allow}` }, { allow });
     }
     const { op } = match;
-    const principal = authenticate(request, op);
+    const principal = auth.authenticate(request, op);
     let body: unknown;
     if (op.hasBody) {
       body = await readJsonBody(request, bodyLimit);
+      if (jsonDepth(body, LIMITS.jsonDepth) > LIMITS.jsonDepth) {
+        throw new HttpProblem({ status: 400, detail: `the JSON body is nested deeper than ${LIMITS.jsonDepth} levels` });
+      }
       // The real service's newer name for the project field stands in for projectId.
       if (op.operationId === 'oauthConnect' && body && typeof body === 'object' && !Array.isArray(body)) {
         const b = body as Record<string, unknown>;
@@ -178,6 +192,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const url = new URL(request.url);
     const params = op.validateParams(match.params, url.searchParams);
     const issues = [...params.issues, ...op.validateBody(body)];
+    if (issues.length === 0) issues.push(...limitIssues(op.operationId, body));
     if (issues.length > 0) {
       throw new HttpProblem({
         status: 400,
@@ -187,79 +202,32 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         issues,
       });
     }
-    return operations[op.operationId](context(request, { principal, path: params.path, query: params.query, body }));
+    // The one place an operationId from the document meets its typed handler; openapi.test.ts
+    // checks that schema.ts (whose keys type `handlers`) is generated from that same document.
+    const handler = handlers[op.operationId as OperationId] as ((ctx: OperationContext<OperationId>) => AnyAnswer) | undefined;
+    if (!handler) throw new HttpProblem({ status: 501, detail: `${op.operationId} is not implemented` });
+    const context = { ...env(request), principal, path: params.path, query: params.query, body } as OperationContext<OperationId>;
+    return toResponse(handler(context), urlFormat);
   }
 
-  function findSession(id: string): ConsentSession {
-    const session = state.consents.find((s) => s.id === id);
-    if (!session) throw new HttpProblem({ status: 404, title: 'Unknown authorization', detail: 'this authorization link is not known; start again from the app' });
-    if (Date.parse(session.expiresAt) <= now().getTime()) {
-      throw new HttpProblem({ status: 410, title: 'Authorization expired', detail: 'this authorization link has expired; start again from the app' });
+  function decodeSegment(segment: string): string {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      throw new HttpProblem({ status: 400, detail: 'the path is not valid percent-encoded UTF-8' });
     }
-    return session;
-  }
-
-  async function handleConsent(request: Request, id: string): Promise<Response> {
-    const session = findSession(id);
-    if (request.method === 'GET') {
-      if (session.decision) return seeOther(`/oauth/callback?session=${encodeURIComponent(id)}`);
-      const project = state.projects.find((p) => p.id === session.projectId);
-      const provider = findProvider(session.provider)!;
-      return consentPage({
-        sessionId: session.id,
-        mode: session.mode,
-        appName: project?.appName ?? 'An application',
-        providerName: provider.displayName,
-        groupName: session.groupName,
-        groupRef: session.groupRef,
-        consumerName: session.consumerName,
-        consumerRef: session.consumerRef,
-        scopes: provider.scopes,
-      });
-    }
-    if (request.method !== 'POST') throw new HttpProblem({ status: 405, detail: `${request.method} is not allowed here; allowed: GET, POST` }, { allow: 'GET, POST' });
-    const type = (request.headers.get('content-type') ?? '').split(';')[0].trim();
-    if (type !== 'application/x-www-form-urlencoded') {
-      throw new HttpProblem({ status: 415, detail: 'the consent form posts application/x-www-form-urlencoded' });
-    }
-    const text = await request.text();
-    if (text.length > 4096) throw new HttpProblem({ status: 413, detail: 'the consent form is larger than 4096 bytes' });
-    const decision = new URLSearchParams(text).get('decision');
-    if (decision !== 'allow' && decision !== 'allow_bad_credentials' && decision !== 'deny') {
-      throw new HttpProblem({
-        status: 400,
-        type: PROBLEM_TYPES.validation,
-        title: 'Invalid request',
-        detail: 'decision must be allow, allow_bad_credentials or deny',
-        issues: [{ detail: 'must be allow, allow_bad_credentials or deny', in: 'body', name: 'decision', value: decision }],
-      });
-    }
-    if (session.decision) throw new HttpProblem({ status: 409, title: 'Already decided', detail: 'this authorization was already answered' });
-    applyConsent(context(request, {}), session, decision);
-    return seeOther(`/oauth/callback?session=${encodeURIComponent(id)}`);
-  }
-
-  function handleCallback(request: Request): Response {
-    if (request.method !== 'GET') throw new HttpProblem({ status: 405, detail: `${request.method} is not allowed here; allowed: GET` }, { allow: 'GET' });
-    const id = new URL(request.url).searchParams.get('session') ?? '';
-    const session = findSession(id);
-    if (!session.decision) throw new HttpProblem({ status: 409, title: 'Not decided', detail: 'this authorization has not been answered yet' });
-    const provider = findProvider(session.provider)!;
-    const message: CompletionMessage =
-      session.decision === 'deny'
-        ? { eventType: 'AUTHORIZATION_FAILED', data: { error: `The user denied access to ${provider.displayName}.` } }
-        : { eventType: 'AUTHORIZATION_SUCCEEDED', data: { connection: session.resultConnectionId! } };
-    return callbackPage(message);
   }
 
   async function route(request: Request): Promise<Response> {
+    const early = preflight(request, cors);
+    if (early) return early;
     const url = new URL(request.url);
     const path = url.pathname;
     if (path.startsWith('/v1/')) return handleApi(request, path.slice(3), 'base');
     if (path.startsWith('/search/v1/')) return handleApi(request, path.slice(10), 'search');
     const consent = /^\/consent\/([^/]+)$/.exec(path);
-    if (consent) return handleConsent(request, decodeURIComponent(consent[1]));
-    if (path === '/oauth/callback') return handleCallback(request);
+    if (consent) return handleConsent(env(request), request, decodeSegment(consent[1]));
+    if (path === '/oauth/callback') return handleCallback(env(request), request);
     throw new HttpProblem({ status: 404, detail: `no such route: ${request.method} ${path}` });
   }
 
@@ -281,23 +249,28 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         response = errorPage(problem.init.status, problem.init.title ?? 'Error', problem.init.detail ?? '');
       } else {
         response = problemResponse(
-          { ...problem.init, instance: pathname, time: now().toISOString(), requestId },
+          { ...problem.init, instance: `${publicOrigin(request)}${pathname}`, time: now().toISOString(), requestId },
           problem.headers,
         );
       }
     }
     if (dirty) {
       dirty = false;
-      if (options.dataFile) writeStateFile(options.dataFile, state);
+      writer?.save(state);
     }
     response.headers.set('x-request-id', requestId);
-    return response;
+    return addCorsHeaders(request, response, cors);
   }
 
-  const listener = toNodeListener(handle, { serves: ownsPath });
-
-  let server: Server | undefined;
-  let info: ListenInfo | undefined;
+  // Mounted in another server, the emulator's address is the one that server accepted the connection on.
+  const listener: NodeListener = toNodeListener(
+    (request, incoming) => {
+      const { localAddress, localPort } = incoming?.socket ?? {};
+      if (localAddress && localPort) arrivedAt.set(request, originOf(localAddress.replace(/^::ffff:/, ''), localPort));
+      return handle(request);
+    },
+    { serves: ownsPath },
+  );
 
   return {
     handle,
@@ -309,8 +282,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return info;
     },
     apiKey,
-    bearerToken: issueToken(),
-    issueToken,
+    bearerToken: auth.issueToken(),
+    issueToken: auth.issueToken,
+    flush: () => writer?.flush() ?? Promise.resolve(),
     async listen(port = 0, host = '127.0.0.1') {
       if (server) throw new Error('connect-provider emulator: already listening');
       server = createServer(listener);
@@ -319,8 +293,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         server!.listen(port, host, () => resolve());
       });
       const address = server.address() as AddressInfo;
-      const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      const url = `http://${shownHost}:${address.port}`;
+      unspecifiedHost = address.address === '0.0.0.0' || address.address === '::';
+      const url = originOf(address.address, address.port);
       info = { url, baseUrl: `${url}/v1`, searchUrl: `${url}/search/v1` };
       return info;
     },
@@ -328,12 +302,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       const s = server;
       server = undefined;
       info = undefined;
-      if (!s) return;
-      await new Promise<void>((resolve) => {
-        s.closeAllConnections();
-        s.close(() => resolve());
-      });
+      if (s) {
+        await new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        });
+      }
+      await writer?.flush();
     },
   };
 }
-

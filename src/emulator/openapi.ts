@@ -17,8 +17,12 @@ export interface OperationInfo {
   template: string;
   /** 'base' for {base_url} (/v1), 'search' for {search_url} (/search/v1). */
   server: 'base' | 'search';
-  /** Whether a Bearer JWT is accepted besides X-Api-Key. */
+  /** Whether an API key in X-Api-Key is accepted. */
+  apiKey: boolean;
+  /** Whether a Bearer JWT is accepted. (Neither: a public operation.) */
   bearer: boolean;
+  /** Marked x-beyond-seed: one of the real service's operations beyond the spec's 13. */
+  beyondSeed: boolean;
   hasBody: boolean;
   pathParams: string[];
   match(path: string): Record<string, string> | null;
@@ -154,7 +158,9 @@ export function loadContract(): Contract {
         method: method.toUpperCase(),
         template,
         server,
+        apiKey: security.some((s) => 'APIKeyHeader' in s),
         bearer: security.some((s) => 'Bearer' in s),
+        beyondSeed: op['x-beyond-seed'] === true,
         hasBody: Boolean(validateBody),
         pathParams: names,
         match(path) {

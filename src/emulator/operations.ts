@@ -1,47 +1,35 @@
-// The 13 operations' behaviour. Requests reach these already routed,
-// authenticated and validated against the OpenAPI document.
-import type {
-  Connection,
-  CreateNotificationEventTopicRouteRequest,
-  CreateProjectRequest,
-  NotificationEventTopicRoute,
-  OAuthConnectRequest,
-  Project,
-  SearchRequest,
-  SearchResultEntry,
-} from '../api/types.js';
-import { HttpProblem, jsonResponse } from '../server/problem.js';
-import type { TokenClaims } from './jwt.js';
-import { findProvider, PROVIDERS } from './providers.js';
-import { issueTokens, newId, type ConsentSession, type EmulatorState, type StoredConnection } from './store.js';
+// The operations' behaviour, one handler per operationId of openapi.yaml,
+// typed from the generated `operations`: a missing handler, a parameter read
+// under a wrong name or an answer of an undocumented status is a compile error.
+// Requests reach these already routed, authenticated and validated.
+import type { operations as Spec } from '../api/schema.js';
+import type { Connection, Project, SearchResultEntry } from '../api/types.js';
+import { HttpProblem } from '../http/problem.js';
+import type { Principal } from './auth.js';
+import { PROBLEM_TYPES, startConsent, type Env } from './consent.js';
+import { catalogInfo, findProvider, PROVIDERS } from './providers.js';
+import { issueTokens, newId, type EmulatorState, type StoredConnection, type StoredIntegration } from './store.js';
 
-export const PROBLEM_TYPES = {
-  validation: 'urn:connect-provider:problem:validation',
-  conflict: 'urn:connect-provider:problem:conflict',
-  unknownProvider: 'urn:connect-provider:problem:unknown-provider',
-} as const;
+export type OperationId = keyof Spec;
+type Params<K extends OperationId> = Spec[K]['parameters'];
+type Content<R> = R extends { content: infer C } ? C[keyof C] : never;
+type SuccessStatus<K extends OperationId> = Extract<keyof Spec[K]['responses'], 200 | 201 | 204>;
 
-export type Principal = { kind: 'apiKey' } | { kind: 'bearer'; claims: TokenClaims };
+/** What a handler of operation K answers: one of its documented success statuses, with that status's body. */
+export type Answer<K extends OperationId> = {
+  [S in SuccessStatus<K>]: Spec[K]['responses'][S] extends { content: object }
+    ? { status: S; body: Content<Spec[K]['responses'][S]>; headers?: Record<string, string> }
+    : { status: S; body?: undefined; headers?: Record<string, string> };
+}[SuccessStatus<K>];
 
-export interface OperationContext {
-  state: EmulatorState;
+export interface OperationContext<K extends OperationId> extends Env {
   principal: Principal;
-  path: Record<string, unknown>;
-  query: Record<string, unknown>;
-  body: unknown;
-  now: Date;
-  /** The origin the browser reaches the emulator at (for consent URLs). */
-  publicOrigin: string;
-  verifyDelayMs: number;
-  urlFormat: 'json' | 'text';
-  /** Marks the state changed, so it is saved. */
-  changed(): void;
+  path: NonNullable<Params<K>['path']>;
+  query: NonNullable<Params<K>['query']>;
+  body: Spec[K]['requestBody'] extends { content: { 'application/json': infer B } } ? B : undefined;
 }
 
-type Handler = (ctx: OperationContext) => Response;
-
-const CONSENT_LIFETIME_MS = 10 * 60 * 1000;
-const MAX_CONSENTS = 1000;
+export type Handler<K extends OperationId> = (ctx: OperationContext<K>) => Answer<K>;
 
 function notFound(detail: string): HttpProblem {
   return new HttpProblem({ status: 404, detail });
@@ -51,14 +39,14 @@ function conflict(detail: string, context?: Record<string, unknown>): HttpProble
   return new HttpProblem({ status: 409, type: PROBLEM_TYPES.conflict, title: 'Conflict', detail, ...(context ? { context } : {}) });
 }
 
-function forbidIfOtherOrg(ctx: OperationContext, orgId: string): void {
+function forbidIfOtherOrg(ctx: { principal: Principal }, orgId: string): void {
   if (ctx.principal.kind === 'bearer' && ctx.principal.claims.org !== orgId) {
     throw new HttpProblem({ status: 403, detail: `the Bearer token may act for org ${ctx.principal.claims.org} only` });
   }
 }
 
 /** Finds a project by ID or (case-insensitive) name; 404 when none, 403 for another org's Bearer token. */
-export function findProject(ctx: OperationContext, idOrName: string): Project {
+export function findProject(ctx: { state: EmulatorState; principal: Principal }, idOrName: string): Project {
   const lower = idOrName.toLowerCase();
   const project = ctx.state.projects.find((p) => p.id === idOrName || p.name === lower);
   if (!project) throw notFound(`no project ${idOrName}`);
@@ -66,14 +54,14 @@ export function findProject(ctx: OperationContext, idOrName: string): Project {
   return project;
 }
 
-function findConnection(ctx: OperationContext, project: Project, id: string): StoredConnection {
+function findConnection(ctx: { state: EmulatorState }, project: Project, id: string): StoredConnection {
   const connection = ctx.state.connections.find((c) => c.id === id && c.projectId === project.id);
   if (!connection) throw notFound(`no connection ${id} in project ${project.name}`);
   return connection;
 }
 
 /** Applies a verification whose time has come (lazily: no timers to outlive the emulator). */
-export function settleConnection(ctx: Pick<OperationContext, 'now' | 'changed'>, connection: StoredConnection): void {
+export function settleConnection(ctx: Pick<Env, 'now' | 'changed'>, connection: StoredConnection): void {
   if (connection.pending && Date.parse(connection.pending.at) <= ctx.now.getTime()) {
     connection.status = connection.pending.status;
     connection.updateTime = connection.pending.at;
@@ -92,42 +80,36 @@ function publicConnection(connection: StoredConnection, creds: 'none' | 'access'
   return out;
 }
 
+function publicIntegration(integration: StoredIntegration) {
+  const { fieldMappings, ...rest } = integration;
+  return {
+    ...rest,
+    latestRevision: {
+      id: `rev_${integration.id}_1`,
+      specVersion: '1.0.0',
+      createTime: integration.createTime,
+      content: { read: { objects: Object.keys(fieldMappings).map((objectName) => ({ objectName, fields: fieldMappings[objectName] })) } },
+    },
+  };
+}
+
 function byCreateTime<T extends { createTime: string; id: string }>(a: T, b: T): number {
   return a.createTime.localeCompare(b.createTime) || a.id.localeCompare(b.id);
 }
 
-function urlAnswer(ctx: OperationContext, url: string): Response {
-  if (ctx.urlFormat === 'text') {
-    return new Response(url, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
-  }
-  return jsonResponse(url);
-}
+const DELETED = { status: 204 } as const;
 
-function startConsent(ctx: OperationContext, session: Omit<ConsentSession, 'id' | 'createTime' | 'expiresAt'>): Response {
-  const nowMs = ctx.now.getTime();
-  // Forget sessions long expired, and never keep more than MAX_CONSENTS.
-  ctx.state.consents = ctx.state.consents.filter((s) => Date.parse(s.expiresAt) > nowMs - 24 * 3600 * 1000).slice(-MAX_CONSENTS + 1);
-  const full: ConsentSession = {
-    ...session,
-    id: newId('consent') + newId('x').slice(2),
-    createTime: ctx.now.toISOString(),
-    expiresAt: new Date(nowMs + CONSENT_LIFETIME_MS).toISOString(),
-  };
-  ctx.state.consents.push(full);
-  ctx.changed();
-  return urlAnswer(ctx, `${ctx.publicOrigin}/consent/${full.id}`);
-}
-
-export const operations: Record<string, Handler> = {
+/** One handler per operation of openapi.yaml. */
+export const handlers: { [K in OperationId]: Handler<K> } = {
   listInvites(ctx) {
-    const orgId = ctx.path.orgId as string;
+    const { orgId } = ctx.path;
     forbidIfOtherOrg(ctx, orgId);
     if (!ctx.state.orgs.some((o) => o.id === orgId)) throw notFound(`no org ${orgId}`);
-    return jsonResponse(ctx.state.invites.filter((i) => i.parentId === orgId).sort(byCreateTime));
+    return { status: 200, body: ctx.state.invites.filter((i) => i.parentId === orgId).sort(byCreateTime) };
   },
 
   oauthConnect(ctx) {
-    const body = ctx.body as OAuthConnectRequest;
+    const body = ctx.body;
     const project = findProject(ctx, body.projectId);
     const provider = findProvider(body.provider);
     if (!provider) {
@@ -151,7 +133,7 @@ export const operations: Record<string, Handler> = {
         });
       }
     }
-    return startConsent(ctx, {
+    const url = startConsent(ctx, {
       mode: 'create',
       projectId: project.id,
       provider: provider.name,
@@ -163,12 +145,13 @@ export const operations: Record<string, Handler> = {
       ...(body.providerMetadata !== undefined ? { providerMetadata: body.providerMetadata } : {}),
       ...(body.providerAppId !== undefined ? { providerAppId: body.providerAppId } : {}),
     });
+    return { status: 200, body: url };
   },
 
   oauthUpdate(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    const connection = findConnection(ctx, project, ctx.path.connectionId as string);
-    return startConsent(ctx, {
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const connection = findConnection(ctx, project, ctx.path.connectionId);
+    const url = startConsent(ctx, {
       mode: 'update',
       projectId: project.id,
       provider: connection.provider,
@@ -178,10 +161,11 @@ export const operations: Record<string, Handler> = {
       consumerName: connection.consumer.consumerName,
       connectionId: connection.id,
     });
+    return { status: 200, body: url };
   },
 
   createProject(ctx) {
-    const body = ctx.body as CreateProjectRequest;
+    const body = ctx.body;
     forbidIfOtherOrg(ctx, body.orgId);
     if (!ctx.state.orgs.some((o) => o.id === body.orgId)) throw notFound(`no org ${body.orgId}`);
     const name = body.name.toLowerCase();
@@ -197,14 +181,41 @@ export const operations: Record<string, Handler> = {
     };
     ctx.state.projects.push(project);
     ctx.changed();
-    return jsonResponse(project, 201, { location: `/v1/projects/${project.id}` });
+    return { status: 201, body: project, headers: { location: `${ctx.publicOrigin}/v1/projects/${project.id}` } };
+  },
+
+  getProject(ctx) {
+    const { entitlements, ...project } = findProject(ctx, ctx.path.projectIdOrName);
+    return { status: 200, body: ctx.query.includeEntitlements === true && entitlements ? { ...project, entitlements } : project };
+  },
+
+  getProvider(ctx) {
+    const provider = findProvider(ctx.path.provider);
+    if (!provider) throw notFound(`no provider ${ctx.path.provider} in the catalog`);
+    return { status: 200, body: catalogInfo(provider) };
+  },
+
+  listConnections(ctx) {
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const { provider, groupRef, consumerRef } = ctx.query;
+    const connections = ctx.state.connections
+      .filter(
+        (c) =>
+          c.projectId === project.id &&
+          (provider === undefined || c.provider === provider) &&
+          (groupRef === undefined || c.group.groupRef === groupRef) &&
+          (consumerRef === undefined || c.consumer.consumerRef === consumerRef),
+      )
+      .sort(byCreateTime);
+    for (const connection of connections) settleConnection(ctx, connection);
+    return { status: 200, body: connections.map((c) => publicConnection(c, 'none')) };
   },
 
   getConnection(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    const connection = findConnection(ctx, project, ctx.path.connectionId as string);
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const connection = findConnection(ctx, project, ctx.path.connectionId);
     settleConnection(ctx, connection);
-    const refresh = ctx.query.refresh as 'force' | 'ifExpired' | undefined;
+    const refresh = ctx.query.refresh;
     if (refresh) {
       const expired = Date.parse(connection.tokens.accessToken.expiresAt ?? '') <= ctx.now.getTime();
       // A connection whose credentials are bad cannot refresh: it stays bad_credentials.
@@ -217,18 +228,26 @@ export const operations: Record<string, Handler> = {
       }
     }
     const creds = ctx.query.includeRefreshToken === true ? 'refresh' : ctx.query.includeCreds === true ? 'access' : 'none';
-    return jsonResponse(publicConnection(connection, creds));
+    return { status: 200, body: publicConnection(connection, creds) };
+  },
+
+  deleteConnection(ctx) {
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const connection = findConnection(ctx, project, ctx.path.connectionId);
+    ctx.state.connections = ctx.state.connections.filter((c) => c !== connection);
+    ctx.changed();
+    return DELETED;
   },
 
   listDestinations(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    return jsonResponse(destinationsOf(ctx, project.id).map(({ projectId: _projectId, ...destination }) => destination));
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    return { status: 200, body: destinationsOf(ctx.state, project.id).map(({ projectId: _projectId, ...destination }) => destination) };
   },
 
   deleteDestination(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    const id = ctx.path.destination as string;
-    const list = destinationsOf(ctx, project.id);
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const id = ctx.path.destination;
+    const list = destinationsOf(ctx.state, project.id);
     if (!list.some((d) => d.id === id)) throw notFound(`no destination ${id} in project ${project.name}`);
     const routes = ctx.state.topicDestinationRoutes.filter((r) => r.destinationId === id);
     if (routes.length > 0) {
@@ -238,24 +257,34 @@ export const operations: Record<string, Handler> = {
     }
     ctx.state.destinations = ctx.state.destinations.filter((d) => d.id !== id);
     ctx.changed();
-    return new Response(null, { status: 204 });
+    return DELETED;
+  },
+
+  listIntegrations(ctx) {
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    return { status: 200, body: ctx.state.integrations.filter((i) => i.projectId === project.id).sort(byCreateTime).map(publicIntegration) };
   },
 
   deleteIntegration(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    const id = ctx.path.integrationId as string;
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const id = ctx.path.integrationId;
     if (!ctx.state.integrations.some((i) => i.id === id && i.projectId === project.id)) {
       throw notFound(`no integration ${id} in project ${project.name}`);
     }
     ctx.state.integrations = ctx.state.integrations.filter((i) => i.id !== id);
     ctx.state.records = ctx.state.records.filter((r) => r.integrationId !== id);
     ctx.changed();
-    return new Response(null, { status: 204 });
+    return DELETED;
+  },
+
+  listProviderApps(ctx) {
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    return { status: 200, body: ctx.state.providerApps.filter((a) => a.projectId === project.id).sort(byCreateTime) };
   },
 
   deleteTopic(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    const id = ctx.path.topicId as string;
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const id = ctx.path.topicId;
     if (!ctx.state.topics.some((t) => t.id === id && t.projectId === project.id)) {
       throw notFound(`no topic ${id} in project ${project.name}`);
     }
@@ -268,16 +297,16 @@ export const operations: Record<string, Handler> = {
     }
     ctx.state.topics = ctx.state.topics.filter((t) => t.id !== id);
     ctx.changed();
-    return new Response(null, { status: 204 });
+    return DELETED;
   },
 
   searchRecords(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    const id = ctx.path.integrationId as string;
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const id = ctx.path.integrationId;
     const integration = ctx.state.integrations.find((i) => i.id === id && i.projectId === project.id);
     if (!integration) throw notFound(`no integration ${id} in project ${project.name}`);
-    const body = ctx.body as SearchRequest;
-    const mapping = integration.fieldMappings[body.objectName];
+    const body = ctx.body;
+    const mapping = Object.hasOwn(integration.fieldMappings, body.objectName) ? integration.fieldMappings[body.objectName] : undefined;
     if (!mapping) {
       throw new HttpProblem({
         status: 400,
@@ -295,21 +324,21 @@ export const operations: Record<string, Handler> = {
         const mappedFields: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(r.raw)) {
           fields[key.toLowerCase()] = value;
-          if (mapping[key]) mappedFields[mapping[key]] = value;
+          if (Object.hasOwn(mapping, key)) mappedFields[mapping[key]] = value;
         }
         return { fields, mappedFields, raw: r.raw };
       });
-    return jsonResponse({ result });
+    return { status: 200, body: { result } };
   },
 
   listTopicDestinationRoutes(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    return jsonResponse(filtered(ctx.state.topicDestinationRoutes, project.id, ctx.query));
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    return { status: 200, body: filtered(ctx.state.topicDestinationRoutes, project.id, ctx.query) };
   },
 
   createNotificationEventTopicRoute(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    const body = ctx.body as CreateNotificationEventTopicRouteRequest;
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    const body = ctx.body;
     if (!ctx.state.topics.some((t) => t.id === body.topicId && t.projectId === project.id)) {
       throw notFound(`no topic ${body.topicId} in project ${project.name}`);
     }
@@ -319,7 +348,7 @@ export const operations: Record<string, Handler> = {
     if (existing) {
       throw conflict(`event type ${body.eventType} is already routed to topic ${body.topicId}`, { routeId: existing.id });
     }
-    const route: NotificationEventTopicRoute = {
+    const route = {
       id: newId('ner'),
       eventType: body.eventType,
       topicId: body.topicId,
@@ -329,79 +358,23 @@ export const operations: Record<string, Handler> = {
     };
     ctx.state.notificationEventTopicRoutes.push(route);
     ctx.changed();
-    return jsonResponse(route, 201);
+    return { status: 201, body: route };
   },
 
   listNotificationEventTopicRoutes(ctx) {
-    const project = findProject(ctx, ctx.path.projectIdOrName as string);
-    return jsonResponse(filtered(ctx.state.notificationEventTopicRoutes, project.id, ctx.query));
+    const project = findProject(ctx, ctx.path.projectIdOrName);
+    return { status: 200, body: filtered(ctx.state.notificationEventTopicRoutes, project.id, ctx.query) };
   },
 };
 
 /** A project's items whose fields equal every given filter (the validated query), oldest first. */
-function filtered<T extends { projectId: string; createTime: string; id: string }>(
-  items: T[],
-  projectId: string,
-  filters: Record<string, unknown>,
-): T[] {
+function filtered<T extends { projectId: string; createTime: string; id: string }>(items: T[], projectId: string, filters: object): T[] {
   return items
     .filter((item) => item.projectId === projectId)
     .filter((item) => Object.entries(filters).every(([key, value]) => (item as Record<string, unknown>)[key] === value))
     .sort(byCreateTime);
 }
 
-function destinationsOf(ctx: OperationContext, projectId: string) {
-  return ctx.state.destinations.filter((d) => d.projectId === projectId).sort(byCreateTime);
-}
-
-/** Carries out the user's choice on the consent page. Returns the connection ID for an allow. */
-export function applyConsent(
-  ctx: Pick<OperationContext, 'state' | 'now' | 'verifyDelayMs' | 'changed'>,
-  session: ConsentSession,
-  decision: 'allow' | 'allow_bad_credentials' | 'deny',
-): string | undefined {
-  session.decision = decision;
-  ctx.changed();
-  if (decision === 'deny') return undefined;
-  const now = ctx.now.toISOString();
-  const provider = findProvider(session.provider)!;
-  const app =
-    ctx.state.providerApps.find((a) => a.id === session.providerAppId) ??
-    ctx.state.providerApps.find((a) => a.projectId === session.projectId && a.provider === session.provider);
-  let connection =
-    session.mode === 'update'
-      ? ctx.state.connections.find((c) => c.id === session.connectionId)
-      : ctx.state.connections.find(
-          (c) => c.projectId === session.projectId && c.provider === session.provider && c.group.groupRef === session.groupRef,
-        );
-  if (!connection) {
-    if (session.mode === 'update') throw new HttpProblem({ status: 404, detail: `connection ${session.connectionId} no longer exists` });
-    connection = {
-      id: newId('conn'),
-      projectId: session.projectId,
-      provider: session.provider,
-      group: { groupRef: session.groupRef, groupName: session.groupName, projectId: session.projectId, createTime: now },
-      consumer: { consumerRef: session.consumerRef, consumerName: session.consumerName, projectId: session.projectId, createTime: now },
-      createTime: now,
-      authScheme: 'oauth2/authorizationCode',
-      status: 'created',
-      tokens: issueTokens(provider.scopes, ctx.now),
-    };
-    ctx.state.connections.push(connection);
-  }
-  connection.consumer = { ...connection.consumer, consumerRef: session.consumerRef, consumerName: session.consumerName, updateTime: now };
-  connection.group = { ...connection.group, groupName: session.groupName };
-  connection.tokens = issueTokens(provider.scopes, ctx.now);
-  connection.status = 'created';
-  connection.updateTime = now;
-  if (app) connection.providerApp = app;
-  if (session.providerWorkspaceRef !== undefined) connection.providerWorkspaceRef = session.providerWorkspaceRef;
-  if (session.providerMetadata !== undefined) connection.providerMetadata = session.providerMetadata;
-  connection.providerConsumerRef ??= `${session.provider}-user-${session.consumerRef}`;
-  connection.pending = {
-    status: decision === 'allow' ? 'working' : 'bad_credentials',
-    at: new Date(ctx.now.getTime() + ctx.verifyDelayMs).toISOString(),
-  };
-  session.resultConnectionId = connection.id;
-  return connection.id;
+function destinationsOf(state: EmulatorState, projectId: string) {
+  return state.destinations.filter((d) => d.projectId === projectId).sort(byCreateTime);
 }

@@ -1,6 +1,8 @@
-// The emulator's state: fixed seed data, in memory, optionally kept in a
-// JSON file written atomically (temp file, fsync, rename).
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+// The emulator's state: its shape, and its JSON file, kept
+// atomically (temp file, fsync, rename), off the request path.
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type {
   Connection,
@@ -13,7 +15,6 @@ import type {
   Token,
   TopicDestinationRoute,
 } from '../api/types.js';
-import { PROVIDERS } from './providers.js';
 
 export interface Org {
   id: string;
@@ -30,7 +31,7 @@ export interface Topic {
   createTime: string;
 }
 
-export interface Integration {
+export interface StoredIntegration {
   id: string;
   projectId: string;
   name: string;
@@ -83,10 +84,12 @@ export interface EmulatorState {
   topics: Topic[];
   topicDestinationRoutes: TopicDestinationRoute[];
   notificationEventTopicRoutes: NotificationEventTopicRoute[];
-  integrations: Integration[];
+  integrations: StoredIntegration[];
   records: StoredRecord[];
   connections: StoredConnection[];
   consents: ConsentSession[];
+  /** The secret that signs this state's Bearer JWTs: random, kept with the data. */
+  tokenSecret: string;
 }
 
 /** A short random ID with a readable prefix, e.g. conn_4f9c2a7d1e0b. */
@@ -99,7 +102,6 @@ export function newSecret(prefix: string): string {
   return `${prefix}_${randomBytes(18).toString('base64url')}`;
 }
 
-const SEED_TIME = '2026-01-15T09:00:00.000Z';
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
 export function issueTokens(scopes: string[], now: Date): StoredConnection['tokens'] {
@@ -111,131 +113,9 @@ export function issueTokens(scopes: string[], now: Date): StoredConnection['toke
   };
 }
 
-/** The fixed seed data documented in the README. */
-export function seedState(): EmulatorState {
-  const projectId = 'proj_demo';
-  const providerApps: ProviderApp[] = PROVIDERS.map((p) => ({
-    id: `app_${p.name}`,
-    projectId,
-    provider: p.name,
-    clientId: `client-${p.name}-demo`,
-    externalRef: `${p.name}-default`,
-    scopes: [p.scopes],
-    createTime: SEED_TIME,
-  }));
-  const hubspot = PROVIDERS.find((p) => p.name === 'hubspot')!;
-  return {
-    version: 1,
-    orgs: [{ id: 'org_demo', name: 'Demo Org' }],
-    projects: [
-      {
-        id: projectId,
-        name: 'demo',
-        appName: 'Demo App',
-        orgId: 'org_demo',
-        createTime: SEED_TIME,
-        entitlements: { brandingRemoval: { value: false } },
-      },
-    ],
-    invites: [
-      { id: 'inv_ada', invitedEmail: 'ada@example.com', parentType: 'org', parentId: 'org_demo', status: 'pending', createTime: SEED_TIME },
-      {
-        id: 'inv_grace',
-        invitedEmail: 'grace@example.com',
-        parentType: 'org',
-        parentId: 'org_demo',
-        status: 'accepted',
-        createTime: SEED_TIME,
-        updateTime: '2026-01-16T10:00:00.000Z',
-      },
-      {
-        id: 'inv_alan',
-        invitedEmail: 'alan@example.com',
-        parentType: 'org',
-        parentId: 'org_demo',
-        status: 'expired',
-        createTime: '2026-01-01T09:00:00.000Z',
-        updateTime: '2026-01-08T09:00:00.000Z',
-      },
-    ],
-    providerApps,
-    destinations: [
-      {
-        id: 'dest_webhook',
-        projectId,
-        name: 'main-webhook',
-        type: 'webhook',
-        metadata: { url: 'https://hooks.example.com/platform', headers: { 'X-Source': 'platform' } },
-        createTime: SEED_TIME,
-      },
-      {
-        id: 'dest_audit',
-        projectId,
-        name: 'audit-webhook',
-        type: 'webhook',
-        metadata: { url: 'https://audit.example.com/events' },
-        createTime: '2026-01-15T09:05:00.000Z',
-      },
-    ],
-    topics: [
-      { id: 'topic_main', projectId, name: 'main', createTime: SEED_TIME },
-      { id: 'topic_alerts', projectId, name: 'alerts', createTime: '2026-01-15T09:01:00.000Z' },
-    ],
-    topicDestinationRoutes: [
-      { id: 'tdr_main_webhook', topicId: 'topic_main', destinationId: 'dest_webhook', projectId, createTime: SEED_TIME },
-    ],
-    notificationEventTopicRoutes: [
-      {
-        id: 'ner_connection_created',
-        eventType: 'connection.created',
-        topicId: 'topic_main',
-        projectId,
-        createTime: SEED_TIME,
-        updateTime: SEED_TIME,
-      },
-    ],
-    integrations: [
-      {
-        id: 'int_demo',
-        projectId,
-        name: 'crm-sync',
-        provider: 'hubspot',
-        createTime: SEED_TIME,
-        fieldMappings: {
-          contact: { firstname: 'firstName', lastname: 'lastName', email: 'email' },
-          account: { name: 'name', domain: 'website' },
-        },
-      },
-    ],
-    records: [
-      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '101', firstname: 'Ada', lastname: 'Lovelace', email: 'ada@acme.example' } },
-      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '102', firstname: 'Grace', lastname: 'Hopper', email: 'grace@acme.example' } },
-      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'account', raw: { id: '201', name: 'Acme Corp', domain: 'acme.example' } },
-      { integrationId: 'int_demo', groupRef: 'other', objectName: 'contact', raw: { id: '301', firstname: 'Alan', lastname: 'Turing', email: 'alan@other.example' } },
-    ],
-    connections: [
-      {
-        id: 'conn_demo',
-        projectId,
-        provider: 'hubspot',
-        group: { groupRef: 'acme', groupName: 'Acme Inc.', projectId, createTime: SEED_TIME },
-        consumer: { consumerRef: 'user-ada', consumerName: 'Ada Lovelace', projectId, createTime: SEED_TIME },
-        createTime: SEED_TIME,
-        updateTime: '2026-02-01T12:00:00.000Z',
-        authScheme: 'oauth2/authorizationCode',
-        status: 'bad_credentials',
-        providerApp: providerApps.find((a) => a.provider === 'hubspot'),
-        providerWorkspaceRef: 'acme-hub',
-        providerConsumerRef: 'hs-user-1',
-        tokens: {
-          accessToken: { token: 'at_seed_expired', issuedAt: SEED_TIME, expiresAt: '2026-01-15T10:00:00.000Z' },
-          refreshToken: { token: 'rt_seed_revoked', issuedAt: SEED_TIME },
-          scopes: hubspot.scopes,
-        },
-      },
-    ],
-    consents: [],
-  };
+/** A random secret for signing Bearer JWTs. */
+export function newTokenSecret(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 export class EmulatorDataError extends Error {
@@ -267,18 +147,112 @@ export function readStateFile(file: string): EmulatorState | null {
       throw new EmulatorDataError(`the data file ${file} has no list "${key}"; it was left untouched`);
     }
   }
+  if (state.tokenSecret !== undefined && (typeof state.tokenSecret !== 'string' || state.tokenSecret.length < 16)) {
+    throw new EmulatorDataError(`the data file ${file} has a tokenSecret that is not a string of 16 characters or more; it was left untouched`);
+  }
+  // Files written before the secret was kept get one now.
+  state.tokenSecret ??= newTokenSecret();
   return state as EmulatorState;
 }
 
-/** Writes the state so that a crash at any moment leaves either the old file or the new one. */
-export function writeStateFile(file: string, state: EmulatorState): void {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
+function tempName(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/** Temp files a writer of `file` leaves only when killed mid-write. */
+function isTempOf(file: string, name: string): boolean {
+  const base = basename(file);
+  return name.startsWith(`${base}.`) && /^\.\d+\.[0-9a-f]{8}\.tmp$/.test(name.slice(base.length));
+}
+
+/** Removes temp files left by a writer of `file` that was killed mid-write. */
+export function removeStrayTemps(file: string): void {
+  const dir = dirname(file);
+  let names: string[];
   try {
-    writeSync(fd, JSON.stringify(state, null, 2) + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    names = readdirSync(dir);
+  } catch {
+    return;
   }
-  renameSync(temp, file);
+  for (const name of names) if (isTempOf(file, name)) rmSync(join(dir, name), { force: true });
+}
+
+function serialize(state: EmulatorState): string {
+  return JSON.stringify(state, null, 1) + '\n';
+}
+
+/** Writes the state so that a crash at any moment leaves either the old file or the new one (blocking: for start-up). */
+export function writeStateFile(file: string, state: EmulatorState): void {
+  const temp = tempName(file);
+  try {
+    const fd = openSync(temp, 'wx', 0o600);
+    try {
+      writeSync(fd, serialize(state));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+async function writeStateFileAsync(file: string, text: string): Promise<void> {
+  const temp = tempName(file);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true }).catch(() => {});
+    throw error;
+  }
+}
+
+export interface StateWriter {
+  /** Saves the state soon, off the request path: one write at a time, each of the state as it is when that write starts. */
+  save(state: EmulatorState): void;
+  /** Resolves once every save asked for so far is on disk (or failed and was reported). */
+  flush(): Promise<void>;
+}
+
+/**
+ * Saves the state to `file` in the background. Saves asked for while a write
+ * is under way coalesce into one next write, so the state is serialized once
+ * per write, not once per change; a failed write is reported, and the next
+ * change tries again.
+ */
+export function stateWriter(file: string, onError: (error: unknown) => void): StateWriter {
+  let pending: EmulatorState | undefined;
+  let running: Promise<void> | undefined;
+  async function drain(): Promise<void> {
+    // Let the request that asked for the save be answered first.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (pending !== undefined) {
+      const text = serialize(pending);
+      pending = undefined;
+      try {
+        await writeStateFileAsync(file, text);
+      } catch (error) {
+        onError(error);
+      }
+    }
+    running = undefined;
+  }
+  return {
+    save(state) {
+      pending = state;
+      running ??= drain();
+    },
+    async flush() {
+      while (running) await running;
+    },
+  };
 }

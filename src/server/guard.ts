@@ -1,4 +1,5 @@
 // Cross-site request refusal and CORS for explicitly allowed origins.
+import { isPlainHost, isPlainHostList } from '../http/host.js';
 
 export interface OriginPolicy {
   /** Origins other than the request's own that may call the handler (CORS is answered for them). */
@@ -6,6 +7,15 @@ export interface OriginPolicy {
 }
 
 export type OriginVerdict = { ok: true; corsOrigin?: string } | { ok: false; reason: string };
+
+/** Why the request's Host or X-Forwarded-Host cannot be trusted, or null when both are plain host[:port]. */
+export function hostProblem(request: Request): string | null {
+  const host = request.headers.get('host');
+  if (host !== null && !isPlainHost(host)) return 'the Host header is not a plain host[:port]';
+  const forwarded = request.headers.get('x-forwarded-host');
+  if (forwarded !== null && !isPlainHostList(forwarded)) return 'the X-Forwarded-Host header is not a plain host[:port]';
+  return null;
+}
 
 function hostsOf(request: Request): Set<string> {
   const hosts = new Set<string>();

@@ -1,44 +1,17 @@
-// createConnectHandler: the host backend's three connect routes, between the
+// createConnectHandler: the host backend's connect routes, between the
 // browser's <connect-provider> and the platform.
-import { createPlatformClient, type PlatformClient, type RetryOptions } from '../api/client.js';
-import { withoutCredentials } from '../api/credentials.js';
+import { createPlatformClient, type PlatformClient } from '../api/client.js';
+import { PlatformRequestError, ProblemError } from '../api/problem.js';
 import type { Connection } from '../api/types.js';
-import { checkOrigin, corsHeaders, preflight } from './guard.js';
-import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from './problem.js';
-import { HANDLER_PROBLEM_TYPES, upstreamProblem } from './upstream.js';
+import { HttpProblem, instanceOf, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
+import { toBrowserConnection } from './connection.js';
+import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
+import { decodeConnectionId, MAX_FIELD_LENGTH, parseConnectBody, parseProviderQuery } from './input.js';
+import { resolveOptions, type ConnectHandlerErrorInfo, type ConnectHandlerOptions, type ConnectUser } from './options.js';
+import { createScrubber } from './scrub.js';
+import { HANDLER_PROBLEM_TYPES, isUsableUrl, misconfiguredProblem, unusableUrlProblem, upstreamProblem } from './upstream.js';
 
-/** Who is calling, as the host app knows it. Group and consumer are never taken from the browser. */
-export interface ConnectUser {
-  groupRef: string;
-  consumerRef: string;
-  groupName?: string;
-  consumerName?: string;
-}
-
-export interface ConnectHandlerOptions {
-  /** The platform API key. It never leaves the server. */
-  apiKey: string;
-  /** The platform's base URL, ending in /v1. */
-  baseUrl: string;
-  /** The platform project's ID or name. */
-  project: string;
-  /** Decides who the caller is from the request (its session cookie, token...); null answers 401. */
-  authorize: (request: Request) => ConnectUser | null | Promise<ConnectUser | null>;
-  /** Providers the browser may ask for; others answer 400. Default: any the platform knows. */
-  providers?: readonly string[];
-  /** Origins besides the request's own that may call the handler (answered with CORS). */
-  allowedOrigins?: readonly string[];
-  /** The origin the platform's callback page posts from. Default: the origin of baseUrl. */
-  messageOrigin?: string;
-  /** Largest request body in bytes (default 16384). */
-  bodyLimit?: number;
-  /** Time-out of each platform request in ms (default 8000). */
-  timeoutMs?: number;
-  /** Retries of platform requests (default: 2, with waits of at most 1 s, Retry-After up to 3 s). */
-  retry?: RetryOptions | false;
-  /** The fetch used to reach the platform. */
-  fetch?: typeof fetch;
-}
+export type { ConnectHandlerErrorInfo, ConnectHandlerOptions, ConnectUser } from './options.js';
 
 export type ConnectHandler = (request: Request) => Promise<Response>;
 
@@ -48,12 +21,8 @@ export interface ConnectUrlAnswer {
   messageOrigin: string;
 }
 
-const HINTS = ['providerWorkspaceRef', 'providerAppId'] as const;
-const IGNORED_HINTS = ['groupRef', 'groupName', 'consumerRef', 'consumerName'];
-const MAX_FIELD_LENGTH = 512;
-
 interface RouteMatch {
-  route: 'connect' | 'update' | 'get';
+  route: 'connect' | 'update' | 'get' | 'list';
   connectionId?: string;
 }
 
@@ -64,127 +33,168 @@ function matchRoute(pathname: string): RouteMatch | null {
   if (update) return { route: 'update', connectionId: update[1] };
   const get = /\/connections\/([^/]+)\/?$/.exec(pathname);
   if (get) return { route: 'get', connectionId: get[1] };
+  if (/\/connections\/?$/.test(pathname)) return { route: 'list' };
   return null;
 }
 
-const METHODS: Record<RouteMatch['route'], string> = { connect: 'POST', update: 'PATCH', get: 'GET' };
+const METHODS: Record<RouteMatch['route'], string> = { connect: 'POST', update: 'PATCH', get: 'GET', list: 'GET' };
 
-function decodeId(raw: string): string {
-  let id: string;
-  try {
-    id = decodeURIComponent(raw);
-  } catch {
-    throw new HttpProblem({ status: 404, detail: 'no such connection' });
+/** A failure that is the server's: the browser gets `problem`, onError gets the rest. */
+class ServerFault extends HttpProblem {
+  constructor(
+    problem: HttpProblem,
+    readonly kind: ConnectHandlerErrorInfo['kind'],
+    readonly logMessage: string,
+    readonly error: unknown,
+  ) {
+    super(problem.init, problem.headers);
   }
-  if (id === '' || id.length > MAX_FIELD_LENGTH || /[\u0000-\u001f]/.test(id)) {
-    throw new HttpProblem({ status: 404, detail: 'no such connection' });
-  }
-  return id;
 }
 
-function invalid(name: string, detail: string, value?: unknown): HttpProblem {
-  const issue: { detail: string; in: string; name: string; value?: unknown } = { detail, in: 'body', name };
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') issue.value = value;
-  return new HttpProblem({
-    status: 400,
-    type: HANDLER_PROBLEM_TYPES.validation,
-    title: 'Invalid request',
-    detail: `${name} ${detail}`,
-    issues: [issue],
-  });
+/** A connection's groupRef when it is a string; undefined for anything else (no group, null, another type). */
+function groupRefOf(connection: unknown): string | undefined {
+  const group = typeof connection === 'object' && connection !== null ? (connection as { group?: unknown }).group : undefined;
+  const groupRef = typeof group === 'object' && group !== null ? (group as { groupRef?: unknown }).groupRef : undefined;
+  return typeof groupRef === 'string' ? groupRef : undefined;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function firstLine(text: string, max = 240): string {
+  const line = text.split('\n')[0].trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** Checks the browser's oauth-connect body; returns the fields forwarded to the platform. */
-function parseConnectBody(body: unknown, providers: ReadonlySet<string> | undefined) {
-  if (!isPlainObject(body)) throw invalid('(root)', 'must be a JSON object');
-  const { provider } = body;
-  if (typeof provider !== 'string' || provider.trim() === '') throw invalid('provider', 'is required', provider);
-  if (provider.length > MAX_FIELD_LENGTH) throw invalid('provider', 'is too long');
-  if (providers && !providers.has(provider)) {
-    throw new HttpProblem({
-      status: 400,
-      type: HANDLER_PROBLEM_TYPES.providerNotAllowed,
-      title: 'Provider not allowed',
-      detail: `provider ${provider} is not offered by this app`,
-      issues: [{ detail: 'is not offered by this app', in: 'body', name: 'provider', value: provider }],
-    });
-  }
-  const forwarded: { provider: string; providerWorkspaceRef?: string; providerAppId?: string; providerMetadata?: Record<string, unknown> } = {
-    provider,
-  };
-  for (const key of HINTS) {
-    const value = body[key];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw invalid(key, 'must be a string', value);
-    if (value.length > MAX_FIELD_LENGTH) throw invalid(key, 'is too long');
-    if (value !== '') forwarded[key] = value;
-  }
-  for (const key of IGNORED_HINTS) {
-    const value = body[key];
-    if (value !== undefined && value !== null && typeof value !== 'string') throw invalid(key, 'must be a string', value);
-  }
-  if (body.providerMetadata !== undefined && body.providerMetadata !== null) {
-    if (!isPlainObject(body.providerMetadata)) throw invalid('providerMetadata', 'must be an object');
-    forwarded.providerMetadata = body.providerMetadata;
-  }
-  return forwarded;
-}
-
-/** Creates the handler of the three connect routes. Throws a TypeError for unusable options. */
+/** Creates the handler of the connect routes. Throws a TypeError for unusable options. */
 export function createConnectHandler(options: ConnectHandlerOptions): ConnectHandler {
-  if (!options || typeof options !== 'object') throw new TypeError('connect-provider: createConnectHandler needs options');
-  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('connect-provider: apiKey is required');
-  if (typeof options.project !== 'string' || options.project === '') throw new TypeError('connect-provider: project is required');
-  if (typeof options.authorize !== 'function') throw new TypeError('connect-provider: authorize(request) is required');
+  const config = resolveOptions(options);
+  for (const warning of config.warnings) console.warn(`[connect-provider] ${warning}`);
   const client: PlatformClient = createPlatformClient({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    timeoutMs: options.timeoutMs ?? 8000,
-    retry: options.retry ?? { retries: 2, minDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 3000 },
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+    retry: config.retry,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const messageOrigin = options.messageOrigin ?? new URL(options.baseUrl).origin;
-  const providers = options.providers ? new Set(options.providers) : undefined;
-  const allowedOrigins = new Set(options.allowedOrigins ?? []);
-  const bodyLimit = options.bodyLimit ?? 16 * 1024;
-  const secrets = [options.apiKey, options.baseUrl.replace(/\/+$/, '')];
-  const project = options.project;
+  const scrub = createScrubber(config.apiKey, config.baseUrl);
+  const { project, messageOrigin, providers, allowedOrigins, bodyLimit } = config;
+  const keyPattern = new RegExp(config.apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  const onError = options.onError ?? ((info: ConnectHandlerErrorInfo) => console.error(`[connect-provider] ${info.message}`));
+
+  /** Describes a platform failure for the server's log (never the browser's). */
+  function platformFault(error: unknown, operation: string, input?: Record<string, unknown>): ServerFault | HttpProblem {
+    // The browser went away: nothing to answer or to report.
+    if (error instanceof Error && error.name === 'AbortError') return new HttpProblem({ status: 499, detail: 'the request was aborted' });
+    const problem = upstreamProblem(error, { scrub, ...(input ? { input } : {}) });
+    if (problem.init.status < 500) return problem;
+    let cause = 'failed';
+    if (error instanceof ProblemError) {
+      cause = `answered ${error.status} ${scrub(error.title)}${error.detail ? `: ${firstLine(scrub(error.detail), 160)}` : ''}`;
+    } else if (error instanceof PlatformRequestError) {
+      cause = firstLine(error.message);
+    } else if (error instanceof Error) {
+      cause = `threw ${error.name}: ${firstLine(error.message)}`;
+    }
+    return new ServerFault(problem, error instanceof ProblemError || error instanceof PlatformRequestError ? 'platform' : 'internal',
+      `platform ${operation} ${cause}`, error);
+  }
+
+  function misconfigured(operation: string, error: unknown): ServerFault {
+    return new ServerFault(
+      misconfiguredProblem(),
+      'misconfigured',
+      `the platform answered 404 to ${operation} for project ${JSON.stringify(project)} at ${config.baseUrl}: check baseUrl and project`,
+      error,
+    );
+  }
+
+  /** The URL answer, if the platform's URL may reach the browser. */
+  function urlAnswer(raw: string, operation: string): Response {
+    const url = isUsableUrl(raw, config.platformIsLoopback);
+    if (!url) {
+      const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? 'none';
+      throw new ServerFault(unusableUrlProblem(), 'platform', `platform ${operation} answered an unusable URL (scheme ${scheme}:)`, undefined);
+    }
+    return jsonResponse({ url: url.href, messageOrigin } satisfies ConnectUrlAnswer);
+  }
+
+  let projectSeenAt = -Infinity;
+  /**
+   * After a 404 for a connection: whether the platform knows the project (checked with a list of the caller's own
+   * connections, remembered for 5 minutes). Only a 404 to that list says no; any other failure is not a verdict.
+   */
+  async function projectKnown(user: ConnectUser): Promise<boolean> {
+    if (Date.now() - projectSeenAt < 5 * 60 * 1000) return true;
+    try {
+      await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, consumerRef: user.consumerRef });
+    } catch (error) {
+      return !(error instanceof ProblemError && error.status === 404);
+    }
+    projectSeenAt = Date.now();
+    return true;
+  }
+
+  // Internal: the request's signal is not handed to the platform client. Node 20's AbortSignal.any, which the client
+  // would combine it with its time-out through, costs more per request than the rest of the handler (npm run bench);
+  // a browser that goes away lets the platform call finish (timeoutMs at most), and nothing after it runs.
+  function stillWanted(signal: AbortSignal): void {
+    if (signal.aborted) throw new DOMException('the browser went away', 'AbortError');
+  }
 
   async function ownConnection(user: ConnectUser, connectionId: string, signal: AbortSignal): Promise<Connection> {
     let connection: Connection;
     try {
-      connection = await client.getConnection({ projectIdOrName: project, connectionId }, { signal });
+      connection = await client.getConnection({ projectIdOrName: project, connectionId });
     } catch (error) {
-      throw upstreamProblem(error, secrets);
+      if (error instanceof ProblemError && error.status === 404 && !(await projectKnown(user))) throw misconfigured('get-connection', error);
+      throw platformFault(error, 'get-connection');
     }
-    // Another group's connection is answered exactly like a missing one.
-    if (connection.group?.groupRef !== user.groupRef) throw new HttpProblem({ status: 404, detail: 'no such connection' });
+    stillWanted(signal);
+    // Another group's connection, or one with no group at all, is answered exactly like a missing one.
+    if (groupRefOf(connection) !== user.groupRef) throw new HttpProblem({ status: 404, detail: 'no such connection' });
     return connection;
   }
 
   async function serve(request: Request, match: RouteMatch, user: ConnectUser): Promise<Response> {
     const signal = request.signal;
     if (match.route === 'get') {
-      const connection = await ownConnection(user, decodeId(match.connectionId!), signal);
-      return jsonResponse(withoutCredentials(connection));
+      const connection = await ownConnection(user, decodeConnectionId(match.connectionId!), signal);
+      return jsonResponse(toBrowserConnection(connection));
+    }
+    if (match.route === 'list') {
+      const provider = parseProviderQuery(new URL(request.url).searchParams.get('provider'), providers);
+      let answer: unknown;
+      try {
+        answer = await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, ...(provider ? { provider } : {}) });
+      } catch (error) {
+        // The list names no connection: its 404 can only mean a wrong baseUrl or project.
+        if (error instanceof ProblemError && error.status === 404) throw misconfigured('list-connections', error);
+        throw platformFault(error, 'list-connections');
+      }
+      if (!Array.isArray(answer)) {
+        throw new ServerFault(upstreamProblem(new PlatformRequestError('invalid_response', 'not an array'), { scrub }), 'platform',
+          'platform list-connections answered something other than an array', undefined);
+      }
+      // The platform filtered by group already; checked again so a platform that ignores the filter leaks nothing.
+      const own = answer
+        .filter((c) => groupRefOf(c) === user.groupRef && (!provider || (c as Connection).provider === provider))
+        .map(toBrowserConnection);
+      own.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
+      return jsonResponse(own);
     }
     if (match.route === 'update') {
-      const connectionId = decodeId(match.connectionId!);
+      const connectionId = decodeConnectionId(match.connectionId!);
       await ownConnection(user, connectionId, signal);
+      let url: string;
       try {
-        const url = await client.oauthUpdate({ projectIdOrName: project, connectionId }, { signal });
-        return jsonResponse({ url, messageOrigin } satisfies ConnectUrlAnswer);
+        url = await client.oauthUpdate({ projectIdOrName: project, connectionId });
       } catch (error) {
-        throw upstreamProblem(error, secrets);
+        throw platformFault(error, 'oauth-update');
       }
+      return urlAnswer(url, 'oauth-update');
     }
     const fields = parseConnectBody(await readJsonBody(request, bodyLimit), providers);
+    let url: string;
     try {
-      const url = await client.oauthConnect(
+      url = await client.oauthConnect(
         {
           projectId: project,
           ...fields,
@@ -193,17 +203,53 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
           ...(user.groupName ? { groupName: user.groupName } : {}),
           ...(user.consumerName ? { consumerName: user.consumerName } : {}),
         },
-        { signal },
       );
-      return jsonResponse({ url, messageOrigin } satisfies ConnectUrlAnswer);
     } catch (error) {
-      throw upstreamProblem(error, secrets);
+      // oauth-connect names no connection: its 404 can only mean a wrong baseUrl or project.
+      if (error instanceof ProblemError && error.status === 404) throw misconfigured('oauth-connect', error);
+      throw platformFault(error, 'oauth-connect', fields as unknown as Record<string, unknown>);
+    }
+    return urlAnswer(url, 'oauth-connect');
+  }
+
+  async function identify(request: Request): Promise<ConnectUser> {
+    let user: ConnectUser | null;
+    try {
+      user = await options.authorize(request);
+    } catch (error) {
+      const what = error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
+      throw new ServerFault(new HttpProblem({ status: 500, detail: 'the app could not check who you are' }), 'authorize', `authorize() threw ${what}`, error);
+    }
+    if (user === null || user === undefined) throw new HttpProblem({ status: 401, detail: 'sign in to connect an account' });
+    const valid = (value: unknown) => typeof value === 'string' && value !== '' && value.length <= MAX_FIELD_LENGTH;
+    const optional = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.length <= MAX_FIELD_LENGTH);
+    if (typeof user !== 'object' || !valid(user.groupRef) || !valid(user.consumerRef) || !optional(user.groupName) || !optional(user.consumerName)) {
+      throw new ServerFault(
+        new HttpProblem({ status: 500, detail: 'the app could not check who you are' }),
+        'authorize',
+        'authorize() must return null or { groupRef, consumerRef } as non-empty strings (names optional), each at most 512 characters',
+        undefined,
+      );
+    }
+    return user;
+  }
+
+  function report(fault: ServerFault, request: Request, status: number): void {
+    const method = request.method;
+    const path = pathnameOf(request) ?? '';
+    const message = `${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`.replace(keyPattern, '[redacted]').replace(/[\r\n]+/g, ' ');
+    try {
+      onError({ kind: fault.kind, message, status, method, path, error: fault.error });
+    } catch {
+      // Internal: a failing logger must not change the answer.
     }
   }
 
   return async function connectHandler(request: Request): Promise<Response> {
     let cors: Record<string, string> = {};
     try {
+      const badHost = hostProblem(request);
+      if (badHost) throw new HttpProblem({ status: 400, type: HANDLER_PROBLEM_TYPES.badHost, title: 'Bad Request', detail: badHost });
       const verdict = checkOrigin(request, { allowedOrigins });
       if (!verdict.ok) {
         throw new HttpProblem({ status: 403, type: HANDLER_PROBLEM_TYPES.forbiddenOrigin, title: 'Forbidden', detail: verdict.reason });
@@ -216,29 +262,25 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       if (!match) throw new HttpProblem({ status: 404, detail: 'no such connect route' });
       const allowed = METHODS[match.route];
       if (request.method !== allowed) {
-        throw new HttpProblem({ status: 405, detail: `${request.method} is not allowed here; allowed: ${allowed}` }, { allow: allowed });
+        throw new HttpProblem({ status: 405, detail: `${request.method.slice(0, 20)} is not allowed here; allowed: ${allowed}` }, { allow: allowed });
       }
-      let user: ConnectUser | null;
-      try {
-        user = await options.authorize(request);
-      } catch (error) {
-        console.error('[connect-provider] authorize() threw', error);
-        throw new HttpProblem({ status: 500, detail: 'the app could not check who you are' });
-      }
-      if (!user) throw new HttpProblem({ status: 401, detail: 'sign in to connect an account' });
-      if (typeof user.groupRef !== 'string' || user.groupRef === '' || typeof user.consumerRef !== 'string' || user.consumerRef === '') {
-        console.error('[connect-provider] authorize() must return non-empty groupRef and consumerRef');
-        throw new HttpProblem({ status: 500, detail: 'the app could not check who you are' });
-      }
+      const user = await identify(request);
       const response = await serve(request, match, user);
       for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
       return response;
     } catch (error) {
-      const problem = error instanceof HttpProblem ? error : upstreamProblem(error, secrets);
-      if (!(error instanceof HttpProblem) && !(error instanceof Error && error.name === 'AbortError')) {
-        console.error('[connect-provider] unexpected error', error);
+      let problem: HttpProblem;
+      if (error instanceof HttpProblem) {
+        problem = error;
+      } else if (error instanceof Error && error.name === 'AbortError' && request.signal.aborted) {
+        problem = new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request was aborted' });
+      } else {
+        const what = error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
+        problem = new ServerFault(new HttpProblem({ status: 500, detail: 'the connect handler failed' }), 'internal', `unexpected ${what}`, error);
       }
-      const instance = pathnameOf(request);
+      if (problem instanceof ServerFault) report(problem, request, problem.init.status);
+      // Absolute, on the app's own origin: never the platform's address.
+      const instance = instanceOf(request);
       return problemResponse(
         { ...problem.init, ...(instance ? { instance } : {}), time: new Date().toISOString() },
         { ...Object.fromEntries(new Headers(problem.headers)), ...cors },

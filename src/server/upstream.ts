@@ -1,57 +1,96 @@
-// Maps the platform's failures to the browser's Problem Details, without the
-// API key, the platform's URLs or anything else the browser has no need of.
+// Maps the platform's failures to the browser's Problem Details. Each answer
+// is rebuilt from an allow-list: our own type, title and status, the
+// platform's detail and issues scrubbed (no API key, no platform address, no
+// stack), an issue's value only when it is the browser's own input.
 import { PlatformRequestError, ProblemError } from '../api/problem.js';
 import type { ProblemIssue } from '../api/types.js';
-import { HttpProblem, type ProblemInit } from './problem.js';
+import { HttpProblem } from '../http/problem.js';
+import type { Scrubber } from './scrub.js';
 
 export const HANDLER_PROBLEM_TYPES = {
   upstream: 'urn:connect-provider:problem:upstream',
   upstreamTimeout: 'urn:connect-provider:problem:upstream-timeout',
+  /** The platform answered a URL the browser must not be sent to (not https, or http off loopback). */
+  unusableUrl: 'urn:connect-provider:problem:unusable-url',
+  /** The platform does not know the configured project, or baseUrl does not point at its API. */
+  misconfigured: 'urn:connect-provider:problem:misconfigured',
   validation: 'urn:connect-provider:problem:validation',
   forbiddenOrigin: 'urn:connect-provider:problem:forbidden-origin',
+  badHost: 'urn:connect-provider:problem:bad-host',
   providerNotAllowed: 'urn:connect-provider:problem:provider-not-allowed',
 } as const;
 
-/** Removes secrets from text that may come from the platform. */
-export function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret) out = out.split(secret).join('[redacted]');
+const MAX_ISSUES = 20;
+
+/** The browser's own value at an issue's `name` (`a.b`, `a[0]`, `/a/b` or `body.a`), if it sent one. */
+function browserValue(input: Record<string, unknown> | undefined, name: string): unknown {
+  if (!input) return undefined;
+  const path = name
+    .replace(/^#?\/?/, '')
+    .replace(/^body[./]/, '')
+    .split(/[./]|\[(\d+)\]/)
+    .filter((part) => part !== undefined && part !== '');
+  let value: unknown = input;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, part)) return undefined;
+    value = (value as Record<string, unknown>)[part];
   }
-  // Any URL the platform mentions stays on the server.
-  return out.replace(/\bhttps?:\/\/[^\s"'<>]+/g, '[url]');
+  return value;
 }
 
-/** The Browser-facing fields of the platform's issues (body fields the browser sent). */
-function browserIssues(issues: ProblemIssue[] | undefined, secrets: readonly string[]): ProblemIssue[] | undefined {
-  const kept = issues
-    ?.filter((i) => i.in === 'body' || i.in === undefined)
-    .map((i) => {
-      const out: ProblemIssue = { detail: scrub(i.detail, secrets) };
-      if (i.name !== undefined) out.name = i.name;
-      if (i.in !== undefined) out.in = i.in;
-      if (typeof i.value === 'string' || typeof i.value === 'number' || typeof i.value === 'boolean') out.value = i.value;
-      return out;
-    });
-  return kept && kept.length > 0 ? kept : undefined;
+/** The issues about what the browser sent, each field allow-listed and scrubbed. */
+function browserIssues(issues: ProblemIssue[] | undefined, scrub: Scrubber, input: Record<string, unknown> | undefined): ProblemIssue[] | undefined {
+  if (!Array.isArray(issues)) return undefined;
+  const kept: ProblemIssue[] = [];
+  for (const issue of issues.slice(0, MAX_ISSUES)) {
+    if (issue.in !== undefined && issue.in !== 'body') continue;
+    const out: ProblemIssue = { detail: typeof issue.detail === 'string' ? scrub(issue.detail) : '' };
+    out.in = 'body';
+    if (typeof issue.name === 'string') {
+      out.name = scrub(issue.name);
+      const value = issue.value;
+      const own = browserValue(input, issue.name);
+      const primitive = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+      if (primitive && own === value && (typeof value !== 'string' || scrub.isClean(value))) out.value = value;
+    }
+    kept.push(out);
+  }
+  return kept.length > 0 ? kept : undefined;
+}
+
+export interface UpstreamContext {
+  scrub: Scrubber;
+  /** What the browser sent (oauth-connect's body), to tell its own values in issues. */
+  input?: Record<string, unknown>;
+}
+
+/** A 502 that tells the app's developer the handler's options point at the wrong place. */
+export function misconfiguredProblem(): HttpProblem {
+  return new HttpProblem({
+    status: 502,
+    type: HANDLER_PROBLEM_TYPES.misconfigured,
+    title: 'Bad Gateway',
+    detail: 'the platform does not know this project: check baseUrl and project in the connect handler options',
+    retryable: false,
+  });
 }
 
 /** Turns whatever the platform client threw into the problem the browser gets. */
-export function upstreamProblem(error: unknown, secrets: readonly string[]): HttpProblem {
+export function upstreamProblem(error: unknown, context: UpstreamContext): HttpProblem {
+  const { scrub } = context;
   if (error instanceof ProblemError) {
     const retryAfterSeconds = error.retryAfterMs === undefined ? undefined : Math.ceil(error.retryAfterMs / 1000);
-    const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
-    const detail = error.detail ? scrub(error.detail, secrets) : undefined;
+    const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.min(retryAfterSeconds, 3600)) };
     if (error.status === 400 || error.status === 422) {
-      const init: ProblemInit = {
+      const detail = typeof error.detail === 'string' ? scrub(error.detail) : '';
+      const issues = browserIssues(error.issues, scrub, context.input);
+      return new HttpProblem({
         status: 400,
         type: HANDLER_PROBLEM_TYPES.validation,
         title: 'Invalid request',
-        detail: detail ?? 'the platform refused the request',
-      };
-      const issues = browserIssues(error.issues, secrets);
-      if (issues) init.issues = issues;
-      return new HttpProblem(init);
+        detail: detail || 'the platform refused the request',
+        ...(issues ? { issues } : {}),
+      });
     }
     if (error.status === 404) return new HttpProblem({ status: 404, detail: 'no such connection' });
     if (error.status === 429) {
@@ -70,14 +109,14 @@ export function upstreamProblem(error: unknown, secrets: readonly string[]): Htt
         retryable: false,
       });
     }
-    const retryable = error.status === 503 || error.retryable === true;
+    const unavailable = error.status === 503;
     return new HttpProblem(
       {
-        status: error.status === 503 ? 503 : 502,
+        status: unavailable ? 503 : 502,
         type: HANDLER_PROBLEM_TYPES.upstream,
-        title: error.status === 503 ? 'Service Unavailable' : 'Bad Gateway',
+        title: unavailable ? 'Service Unavailable' : 'Bad Gateway',
         detail: `the platform answered ${error.status}`,
-        retryable,
+        retryable: unavailable || error.retryable === true,
       },
       headers,
     );
@@ -101,4 +140,34 @@ export function upstreamProblem(error: unknown, secrets: readonly string[]): Htt
     });
   }
   return new HttpProblem({ status: 500, detail: 'the connect handler failed' });
+}
+
+/** Whether a URL from the platform may be sent to the browser. */
+export function isUsableUrl(url: string, platformIsLoopback: boolean): URL | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  if (parsed.username || parsed.password) return null;
+  if (parsed.protocol === 'https:') return parsed;
+  if (parsed.protocol === 'http:' && platformIsLoopback && isLoopbackHost(parsed.hostname)) return parsed;
+  return null;
+}
+
+/** localhost, 127.0.0.0/8 and ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '[::1]';
+}
+
+export function unusableUrlProblem(): HttpProblem {
+  return new HttpProblem({
+    status: 502,
+    type: HANDLER_PROBLEM_TYPES.unusableUrl,
+    title: 'Bad Gateway',
+    detail: 'the platform answered an unusable URL (only https, or http on a loopback platform, is sent to the browser)',
+    retryable: false,
+  });
 }

@@ -33,8 +33,10 @@ function nextCompletion(popup: Window): Promise<{ data: Completion; origin: stri
   });
 }
 
-async function waitClosed(popup: Window): Promise<void> {
+/** Waits (at most 5 s) for the callback page to close the popup, and fails if it stays open. */
+async function expectClosed(popup: Window): Promise<void> {
   for (let i = 0; i < 100 && !popup.closed; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(popup.closed, 'the callback page closed the popup').to.equal(true);
 }
 
 describe('the emulator consent page in a real popup', () => {
@@ -50,8 +52,7 @@ describe('the emulator consent page in a real popup', () => {
     expect(origin).to.equal(window.location.origin);
     expect(data.eventType).to.equal('AUTHORIZATION_SUCCEEDED');
     expect(data.data.connection).to.match(/^conn_/);
-    await waitClosed(popup);
-    expect(popup.closed).to.equal(true);
+    await expectClosed(popup);
   });
 
   it('should post AUTHORIZATION_FAILED when Deny is clicked', async () => {
@@ -62,7 +63,7 @@ describe('the emulator consent page in a real popup', () => {
     button.click();
     const { data } = await completion;
     expect(data).to.deep.equal({ eventType: 'AUTHORIZATION_FAILED', data: { error: 'The user denied access to Notion.' } });
-    await waitClosed(popup);
+    await expectClosed(popup);
   });
 
   it('should re-authorize conn_demo in update mode', async () => {
@@ -73,6 +74,6 @@ describe('the emulator consent page in a real popup', () => {
     const completion = nextCompletion(popup);
     button.click();
     expect((await completion).data.data.connection).to.equal('conn_demo');
-    await waitClosed(popup);
+    await expectClosed(popup);
   });
 });

@@ -10,7 +10,13 @@ import { createEmulator, EmulatorDataError } from '../../src/emulator/index.js';
 
 const cli = fileURLToPath(new URL('../../src/emulator/cli.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+/** Every child started: a failing test still leaves none running. */
+const children = new Set<ChildProcess>();
+after(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+const BANNER_TIMEOUT_MS = 15000;
 
 interface Started {
   child: ChildProcess;
@@ -18,10 +24,15 @@ interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts the CLI and waits for its banner (ending with the project line) or its exit. */
+/** Starts the CLI and waits for its banner (ending with the project line) or its exit; kills it after a time-out. */
 function startCli(args: string[]): Promise<Started & { code?: number | null; stderr: string }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the emulator printed no banner within ${BANNER_TIMEOUT_MS} ms: ${stderr}`));
+    }, BANNER_TIMEOUT_MS);
     const lines: string[] = [];
     let stderr = '';
     let buffer = '';
@@ -36,10 +47,16 @@ function startCli(args: string[]): Promise<Started & { code?: number | null; std
       const parts = buffer.split('\n');
       buffer = parts.pop()!;
       lines.push(...parts);
-      if (lines.some((l) => l.startsWith('project:'))) resolve({ child, lines, stop, stderr });
+      if (lines.some((l) => l.startsWith('project:'))) {
+        clearTimeout(timer);
+        resolve({ child, lines, stop, stderr });
+      }
     });
     child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => resolve({ child, lines, stop, code, stderr }));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ child, lines, stop, code, stderr });
+    });
   });
 }
 
@@ -61,10 +78,46 @@ describe('emulator CLI', () => {
   });
 
   it('exits 2 with a usage message on bad flags', async () => {
-    for (const args of [['--port', 'x'], ['--verify-delay', '-1'], ['--nope'], ['--url-format', 'xml']]) {
+    const bad = [
+      ['--port', 'x'],
+      ['--verify-delay', '-1'],
+      ['--nope'],
+      ['--url-format', 'xml'],
+      ['--token-secret', 'short'],
+      ['--public-url', 'ftp://x.example'],
+      ['--cors-origin', 'not an origin'],
+    ];
+    for (const args of bad) {
       const result = await startCli(args);
       assert.equal(result.code, 2, args.join(' '));
       assert.match(result.stderr, /usage: connect-provider-emulator/);
+    }
+  });
+
+  it('narrows CORS to --cors-origin, signs with --token-secret and hands out --public-url URLs', async () => {
+    const flags = ['--port', '0', '--cors-origin', 'http://app.example', '--cors-origin', 'http://other.example:8080'];
+    const secret = ['--token-secret', 'a-shared-secret-of-some-length'];
+    const first = await startCli([...flags, ...secret, '--public-url', 'https://platform.test']);
+    const second = await startCli(['--port', '0', ...secret]);
+    try {
+      const url = /^listening on (\S+)$/.exec(first.lines[0])![1];
+      const preflight = (origin: string) =>
+        fetch(`${url}/v1/projects/demo`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
+      assert.equal((await preflight('http://app.example')).headers.get('access-control-allow-origin'), 'http://app.example');
+      assert.equal((await preflight('http://other.example:8080')).status, 204);
+      assert.equal((await preflight('http://evil.example')).status, 403);
+      const consent = await createPlatformClient({ baseUrl: `${url}/v1`, apiKey: 'dev-api-key' }).oauthConnect({
+        projectId: 'demo',
+        provider: 'slack',
+        groupRef: 'g',
+        consumerRef: 'c',
+      });
+      assert.match(consent, /^https:\/\/platform\.test\/consent\//);
+      const token = /^bearer token: (\S+)$/.exec(second.lines.find((l) => l.startsWith('bearer token:'))!)![1];
+      const invites = await createPlatformClient({ baseUrl: `${url}/v1`, accessToken: token }).listInvites({ orgId: 'org_demo' });
+      assert.equal(invites.length, 3, "one emulator accepts the other's token: both sign with --token-secret");
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
     }
   });
 

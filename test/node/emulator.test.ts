@@ -1,7 +1,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPlatformClient, ProblemError, type PlatformClient } from '../../src/api/index.js';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, PROVIDERS, type Emulator } from '../../src/emulator/index.js';
+import { loadContract } from '../../src/emulator/openapi.js';
 import { contractFetch, type ContractFetch } from './helpers/contract.js';
 
 /** A clock the tests move by hand, so verification needs no waiting. */
@@ -54,7 +55,7 @@ describe('emulator', () => {
     const info = await emulator.listen();
     base = info.baseUrl;
     search = info.searchUrl;
-    contract = contractFetch({ base, search });
+    contract = contractFetch();
     client = createPlatformClient({ baseUrl: base, searchUrl: search, apiKey: 'dev-api-key', fetch: contract.fetch, retry: false });
     bearerClient = createPlatformClient({ baseUrl: base, accessToken: emulator.bearerToken, fetch: contract.fetch, retry: false });
   });
@@ -239,7 +240,7 @@ describe('emulator', () => {
       for (const key of ['type', 'title', 'status', 'detail', 'instance', 'time', 'requestId']) {
         assert.ok(key in problem, key);
       }
-      assert.equal(problem.instance, '/v1/projects/demo/connections/nope');
+      assert.equal(problem.instance, `${base}/projects/demo/connections/nope`, 'an absolute URI, as the real description types it');
       assert.equal(response.headers.get('x-request-id'), problem.requestId);
     });
 
@@ -394,6 +395,165 @@ describe('emulator', () => {
     });
   });
 
+  describe('list connections (beyond the seed)', () => {
+    it('filters by provider, groupRef and consumerRef, oldest first, without credentials', async () => {
+      // One connection per project, provider and group: each of these consents creates one.
+      const connect = async (provider: string, groupRef: string, consumerRef: string) => {
+        const url = await client.oauthConnect({ projectId: 'proj_demo', provider, groupRef, consumerRef });
+        clock.advance(10);
+        return (await consent(url, 'allow')).message.data.connection as string;
+      };
+      const a = await connect('notion', 'lister-1', 'ann');
+      const b = await connect('notion', 'lister-2', 'bob');
+      const c = await connect('slack', 'lister-1', 'ann');
+
+      const ids = async (query: Record<string, string>) =>
+        (await client.listConnections({ projectIdOrName: 'demo', ...query })).map((connection) => connection.id);
+      assert.deepEqual(await ids({ provider: 'notion', consumerRef: 'ann' }), [a]);
+      assert.deepEqual(await ids({ groupRef: 'lister-1' }), [a, c]);
+      assert.deepEqual(await ids({ provider: 'notion', groupRef: 'lister-2', consumerRef: 'bob' }), [b]);
+      assert.deepEqual(await ids({ provider: 'notion', groupRef: 'lister-2', consumerRef: 'ann' }), []);
+      assert.deepEqual(await ids({ groupRef: 'nobody-here' }), []);
+      const all = await bearerClient.listConnections({ projectIdOrName: 'proj_demo' });
+      assert.ok([a, b, c, 'conn_demo'].every((id) => all.some((connection) => connection.id === id)));
+      for (const connection of all) {
+        assert.equal(connection.oauth2AuthorizationCode, undefined);
+        assert.equal(connection.apiKey, undefined);
+      }
+    });
+
+    it('answers 404 for an unknown project', async () => {
+      const error = await problemOf(client.listConnections({ projectIdOrName: 'no-such-project' }));
+      assert.equal(error.status, 404);
+    });
+  });
+
+  describe('the other operations beyond the seed', () => {
+    const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+      contract.fetch(`${base}${path}`, { ...init, headers: { 'x-api-key': 'dev-api-key', ...init.headers } });
+
+    it('gets a project, with its entitlements only when asked', async () => {
+      const plain = await (await call('/projects/demo')).json();
+      assert.equal(plain.id, 'proj_demo');
+      assert.equal(plain.appName, 'Demo App');
+      assert.equal(plain.entitlements, undefined);
+      const full = await (await call('/projects/proj_demo?includeEntitlements=true')).json();
+      assert.deepEqual(full.entitlements, { brandingRemoval: { value: false } });
+      assert.equal((await call('/projects/nope')).status, 404);
+      const asOther = await contract.fetch(`${base}/projects/demo`, { headers: { authorization: `Bearer ${emulator.issueToken({ org: 'org_x' })}` } });
+      assert.equal(asOther.status, 403);
+    });
+
+    it('answers every catalog provider without a credential, with oauth2Opts', async () => {
+      for (const provider of PROVIDERS) {
+        const response = await contract.fetch(`${base}/providers/${provider.name}`);
+        assert.equal(response.status, 200, provider.name);
+        const info = await response.json();
+        assert.equal(info.name, provider.name);
+        assert.equal(info.displayName, provider.displayName);
+        assert.equal(info.authType, 'oauth2');
+        assert.equal(info.oauth2Opts.grantType, 'authorizationCode');
+        assert.equal(info.oauth2Opts.tokenURL, provider.tokenURL);
+        assert.equal(info.oauth2Opts.authURL, provider.authURL);
+      }
+      const withBadKey = await contract.fetch(`${base}/providers/slack`, { headers: { 'x-api-key': 'wrong' } });
+      assert.equal(withBadKey.status, 200, 'a public operation does not check credentials');
+      assert.equal((await contract.fetch(`${base}/providers/myspace`)).status, 404);
+    });
+
+    it('lists integrations with their latest revision, and provider apps', async () => {
+      const integrations = await (await call('/projects/demo/integrations')).json();
+      assert.deepEqual(integrations.map((i: { id: string }) => i.id), ['int_demo']);
+      assert.equal(integrations[0].provider, 'hubspot');
+      assert.ok(integrations[0].latestRevision.id);
+      const apps = await (await call('/projects/demo/provider-apps')).json();
+      assert.deepEqual(apps.map((a: { provider: string }) => a.provider).sort(), PROVIDERS.map((p) => p.name).sort());
+      assert.equal((await call('/projects/nope/provider-apps')).status, 404);
+    });
+
+    it('deletes a connection (204), then knows it no more', async () => {
+      const url = await client.oauthConnect({ projectId: 'demo', provider: 'gong', groupRef: 'deleter', consumerRef: 'd' });
+      const id = (await consent(url, 'allow')).message.data.connection as string;
+      const update = await client.oauthUpdate({ projectIdOrName: 'demo', connectionId: id });
+      const deleted = await call(`/projects/demo/connections/${id}`, { method: 'DELETE' });
+      assert.equal(deleted.status, 204);
+      assert.equal(await deleted.text(), '');
+      assert.equal((await call(`/projects/demo/connections/${id}`)).status, 404);
+      assert.equal((await call(`/projects/demo/connections/${id}`, { method: 'DELETE' })).status, 404);
+      const late = await fetch(update, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'decision=allow',
+        redirect: 'manual',
+      });
+      assert.equal(late.status, 404, 'a pending re-authorization of a deleted connection cannot revive it');
+      assert.ok(!(await client.listConnections({ projectIdOrName: 'demo', groupRef: 'deleter' })).some((c) => c.id === id));
+    });
+  });
+
+  describe('CORS', () => {
+    const origin = 'http://app.example:3000';
+
+    it('answers a preflight with the method and headers asked for', async () => {
+      const response = await fetch(`${base}/projects/demo/connections/conn_demo`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'DELETE',
+          'access-control-request-headers': 'X-Api-Key, Content-Type, X-Amp-Client, X-Amp-Client-Version, Authorization',
+        },
+      });
+      assert.equal(response.status, 204);
+      assert.equal(response.headers.get('access-control-allow-origin'), '*');
+      assert.equal(response.headers.get('access-control-allow-methods'), 'DELETE');
+      assert.equal(
+        response.headers.get('access-control-allow-headers'),
+        'x-api-key, content-type, x-amp-client, x-amp-client-version, authorization',
+      );
+      assert.ok(Number(response.headers.get('access-control-max-age')) > 0);
+    });
+
+    it('answers preflights on the search host and the consent routes too', async () => {
+      for (const url of [`${search}/projects/demo/integrations/int_demo?groupRef=acme`, `${new URL(base).origin}/consent/x`]) {
+        const response = await fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+        assert.equal(response.status, 204, url);
+        assert.equal(response.headers.get('access-control-allow-origin'), '*', url);
+      }
+    });
+
+    it('allows any origin on answers and on problems, and exposes x-request-id', async () => {
+      const ok = await fetch(`${base}/projects/demo`, { headers: { origin, 'x-api-key': 'dev-api-key' } });
+      const problem = await fetch(`${base}/projects/demo`, { headers: { origin } });
+      assert.equal(ok.status, 200);
+      assert.equal(problem.status, 401);
+      for (const response of [ok, problem]) {
+        assert.equal(response.headers.get('access-control-allow-origin'), '*');
+        assert.match(response.headers.get('access-control-expose-headers')!, /x-request-id/);
+      }
+    });
+
+    it('allows only the listed origins when restricted', async () => {
+      const restricted = createEmulator({ corsOrigins: ['http://allowed.example'] });
+      const info = await restricted.listen();
+      try {
+        const preflight = (from: string) =>
+          fetch(`${info.baseUrl}/projects/demo`, { method: 'OPTIONS', headers: { origin: from, 'access-control-request-method': 'GET' } });
+        const allowed = await preflight('http://allowed.example');
+        assert.equal(allowed.status, 204);
+        assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://allowed.example');
+        assert.match(allowed.headers.get('vary')!, /Origin/);
+        const refused = await preflight('http://other.example');
+        assert.equal(refused.status, 403);
+        assert.equal(refused.headers.get('access-control-allow-origin'), null);
+        const answer = await fetch(`${info.baseUrl}/projects/demo`, { headers: { origin: 'http://other.example', 'x-api-key': 'dev-api-key' } });
+        assert.equal(answer.headers.get('access-control-allow-origin'), null);
+      } finally {
+        await restricted.close();
+      }
+      assert.throws(() => createEmulator({ corsOrigins: ['http://x.example/path'] }), /not an origin/);
+    });
+  });
+
   describe('credentials', () => {
     let id: string;
     before(async () => {
@@ -486,7 +646,9 @@ describe('emulator', () => {
   describe('the contract', () => {
     it('saw every operation answer, and every answer validated against openapi.yaml', () => {
       assert.deepEqual(contract.violations, []);
-      assert.equal(contract.seen.size, 13, `operations seen: ${[...contract.seen.keys()].join(', ')}`);
+      // The 13 of the spec and the ones beyond the seed: every operation of openapi.yaml.
+      const all = loadContract().operations.map((o) => o.operationId).sort();
+      assert.deepEqual([...contract.seen.keys()].sort(), all);
     });
   });
 });

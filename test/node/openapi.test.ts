@@ -9,7 +9,12 @@ const sourceUrl = new URL('../../src/api/openapi.yaml', import.meta.url);
 const source = readFileSync(sourceUrl, 'utf8');
 const doc = parse(source);
 
-type Operation = { operationId: string; security?: Array<Record<string, string[]>>; responses: Record<string, unknown> };
+type Operation = {
+  operationId: string;
+  security?: Array<Record<string, string[]>>;
+  responses: Record<string, unknown>;
+  'x-beyond-seed'?: boolean;
+};
 const operations: Array<Operation & { method: string; path: string }> = [];
 for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
   for (const [method, op] of Object.entries(item)) operations.push({ ...op, method, path });
@@ -27,8 +32,8 @@ describe('openapi.yaml', () => {
     assert.equal(doc.openapi, '3.1.0');
   });
 
-  it('describes the 13 operations of the spec', () => {
-    assert.deepEqual(operations.map((o) => o.operationId).sort(), [
+  it('describes the 13 operations of the spec, and marks every other one as beyond the seed', () => {
+    assert.deepEqual(operations.filter((o) => !o['x-beyond-seed']).map((o) => o.operationId).sort(), [
       'createNotificationEventTopicRoute',
       'createProject',
       'deleteDestination',
@@ -43,16 +48,42 @@ describe('openapi.yaml', () => {
       'oauthUpdate',
       'searchRecords',
     ]);
+    const beyond = operations.filter((o) => o['x-beyond-seed']);
+    assert.deepEqual(beyond.map((o) => o.operationId).sort(), [
+      'deleteConnection',
+      'getProject',
+      'getProvider',
+      'listConnections',
+      'listIntegrations',
+      'listProviderApps',
+    ]);
+    for (const op of beyond) assert.match(String((op as { description?: string }).description), /beyond the seed/i, op.operationId);
   });
 
-  it('accepts Bearer exactly where the spec allows it', () => {
+  // The emulator's auth comes from these security lists: pin them here, so that dropping one is caught.
+  it('accepts Bearer exactly where the spec (and, beyond the seed, the real service) allows it', () => {
+    const schemes = (o: Operation) => (o.security ?? doc.security) as Array<Record<string, string[]>>;
     const withBearer = operations
-      .filter((o) => (o.security ?? doc.security).some((s: Record<string, string[]>) => 'Bearer' in s))
+      .filter((o) => schemes(o).some((s) => 'Bearer' in s))
       .map((o) => o.operationId)
       .sort();
-    assert.deepEqual(withBearer, ['createNotificationEventTopicRoute', 'createProject', 'listInvites', 'listNotificationEventTopicRoutes']);
+    assert.deepEqual(withBearer, [
+      'createNotificationEventTopicRoute',
+      'createProject',
+      'deleteConnection',
+      'getProject',
+      'listConnections',
+      'listIntegrations',
+      'listInvites',
+      'listNotificationEventTopicRoutes',
+      'listProviderApps',
+    ]);
+    const public_ = operations.filter((o) => schemes(o).length === 0).map((o) => o.operationId);
+    assert.deepEqual(public_, ['getProvider'], 'only get provider needs no credential');
     for (const op of operations) {
-      assert.ok((op.security ?? doc.security).some((s: Record<string, string[]>) => 'APIKeyHeader' in s), op.operationId);
+      if (op.operationId === 'getProvider') continue;
+      assert.ok(schemes(op).length > 0 && schemes(op).every((s) => 'APIKeyHeader' in s || 'Bearer' in s), op.operationId);
+      assert.ok(schemes(op).some((s) => 'APIKeyHeader' in s), op.operationId);
     }
   });
 

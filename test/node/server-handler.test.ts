@@ -43,6 +43,8 @@ async function problem(response: Response, status: number) {
   assert.equal(body.status, status);
   assert.equal(typeof body.title, 'string');
   assert.equal(typeof body.type, 'string');
+  // `instance` is an absolute URI (the platform's description says so), on the app's own origin.
+  assert.equal(new URL(body.instance).origin, APP, `instance ${body.instance}`);
   return body;
 }
 
@@ -97,6 +99,39 @@ describe('createConnectHandler against the emulator', () => {
       const answer = await response.json();
       assert.match(answer.url, /\/consent\//);
       assert.equal(answer.messageOrigin, new URL(baseUrl).origin);
+    });
+
+    it('lists the caller group\'s connections, newest first, by provider, without credentials', async () => {
+      const hubspot = await call(handler, '/api/connect/connections?provider=hubspot', { user: 'ada' });
+      assert.equal(hubspot.status, 200);
+      assert.deepEqual((await hubspot.json()).map((c: { id: string }) => c.id), ['conn_demo']);
+
+      // A newer connection of group acme, to notion, through the emulator's consent page.
+      const answer = await (await call(handler, '/api/connect/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'notion' } })).json();
+      const post = await fetch(answer.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'decision=allow',
+        redirect: 'manual',
+      });
+      assert.equal(post.status, 303);
+      const id = emulator.state.consents.find((s) => answer.url.endsWith(s.id))!.resultConnectionId!;
+
+      const all = await (await call(handler, '/api/connect/connections', { user: 'ada' })).json();
+      assert.equal(all[0].id, id, 'newest first');
+      assert.ok(all.some((c: { id: string }) => c.id === 'conn_demo'));
+      for (const connection of all) {
+        assert.equal(connection.oauth2AuthorizationCode, undefined);
+        assert.equal(connection.apiKey, undefined);
+        assert.equal(connection.group.groupRef, 'acme');
+      }
+      const notion = await (await call(handler, '/api/connect/connections?provider=notion', { user: 'ada' })).json();
+      assert.deepEqual(notion.map((c: { id: string }) => c.id), [id]);
+      // Another group sees none of acme's connections.
+      assert.deepEqual(await (await call(handler, '/api/connect/connections?provider=hubspot', { user: 'otto' })).json(), []);
+      assert.ok((await (await call(handler, '/api/connect/connections', { user: 'otto' })).json()).every((c: { group: { groupRef: string } }) => c.group.groupRef === 'other'));
+      await problem(await call(handler, '/api/connect/connections?provider=hubspot'), 401);
+      await problem(await call(handler, '/api/connect/connections?provider=', { user: 'ada' }), 400);
     });
 
     it('serves under any prefix', async () => {
@@ -167,6 +202,57 @@ describe('createConnectHandler against the emulator', () => {
         await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack' }, headers: { origin: 'null' } }),
         403,
       );
+    });
+
+    it('refuses same-site and cross-site requests that carry no Origin', async () => {
+      for (const site of ['same-site', 'cross-site']) {
+        for (const [path, method] of [['/connections/conn_demo', 'GET'], ['/connections/conn_demo:oauth-update', 'PATCH']] as const) {
+          const body = await problem(await call(handler, path, { method, user: 'ada', headers: { 'sec-fetch-site': site } }), 403);
+          assert.match(body.detail, new RegExp(site));
+        }
+      }
+      assert.equal((await call(handler, '/connections/conn_demo', { user: 'ada', headers: { 'sec-fetch-site': 'none' } })).status, 200);
+    });
+
+    it('refuses a Host or X-Forwarded-Host that is not a plain host[:port]', async () => {
+      for (const [name, value] of [
+        ['host', 'app.test/api/connect/connections/conn_demo#'],
+        ['host', 'app.test@evil.test'],
+        ['x-forwarded-host', 'app.test/x'],
+        ['x-forwarded-host', 'app.test, evil.test/x'],
+        ['x-forwarded-host', 'app.test?x'],
+      ]) {
+        const body = await problem(await call(handler, '/connections/conn_demo', { user: 'ada', headers: { [name]: value } }), 400);
+        assert.match(body.detail, /plain host/);
+      }
+      const chain = await call(handler, '/oauth-connect', {
+        method: 'POST',
+        user: 'ada',
+        body: { provider: 'slack' },
+        headers: { origin: 'https://app.example.com', 'x-forwarded-host': 'app.example.com, internal:8080' },
+      });
+      assert.equal(chain.status, 200, 'a proxy chain of plain hosts is fine');
+    });
+
+    it('bounds providerMetadata by depth, entries and size with a 400 issue, and forwards what fits', async () => {
+      // Written as text: JSON.stringify itself overflows the stack on such depths.
+      const deep = (depth: number) => `{"provider":"slack","providerMetadata":${'{"d":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+      const wide = JSON.stringify({ provider: 'slack', providerMetadata: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])) });
+      const big = JSON.stringify({ provider: 'slack', providerMetadata: { a: 'x'.repeat(5000) } });
+      const arrays = JSON.stringify({ provider: 'slack', providerMetadata: { a: [[[[[[1]]]]]] } });
+      for (const [name, text] of [['depth 2,500', deep(2500)], ['depth 6', deep(6)], ['300 keys', wide], ['5 KB', big], ['nested arrays', arrays]]) {
+        const body = await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: text }), 400);
+        assert.equal(body.issues[0].name, 'providerMetadata', `${name}: ${JSON.stringify(body)}`);
+        assert.match(body.detail, /providerMetadata (is nested deeper|has more than|is larger)/, name);
+      }
+      await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: deep(5000) }), 413);
+      let fits: Record<string, unknown> = { region: 'eu' };
+      for (let i = 0; i < 3; i++) fits = { d: fits };
+      const ok = await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack', providerMetadata: fits } });
+      assert.equal(ok.status, 200);
+      const { url } = await ok.json();
+      const session = emulator.state.consents.find((s) => url.endsWith(s.id))!;
+      assert.deepEqual(session.providerMetadata, fits);
     });
 
     it('serves same-origin requests and server-side callers', async () => {
@@ -355,6 +441,57 @@ describe('createConnectHandler against the emulator', () => {
     });
   });
 
+  describe('toNodeListener and the request line', () => {
+    async function raw(port: number, lines: string[]): Promise<string> {
+      const { connect } = await import('node:net');
+      return new Promise((resolve, reject) => {
+        // Written, not ended: a half-closed socket would abort the request before its answer.
+        const socket = connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\n\r\n`));
+        let data = '';
+        socket.setTimeout(5000, () => socket.destroy(new Error('no answer')));
+        socket.on('data', (chunk) => (data += chunk));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+    }
+
+    it('routes the request line\'s path only: a Host header cannot rewrite it', async () => {
+      const seen: string[] = [];
+      const connect = toNodeListener(handler);
+      const server = createServer((req, res) => {
+        seen.push(req.url ?? '');
+        // Path-based middleware in front: only its own prefix reaches the handler (the absolute form too).
+        if (/^(?:http:\/\/[^/]+)?\/api\/connect\//.test(req.url ?? '')) return connect(req, res);
+        res.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const attacks = [
+          [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}/api/connect/connections/conn_demo#`],
+          [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}/api/connect/connections/conn_demo?`],
+          [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'X-Forwarded-Host: a/api/connect/connections/conn_demo#'],
+          [`GET /api/connect/zzz/../connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
+          [`GET /api/connect/zzz/%2e%2e/connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
+          [`GET /api/connect/zzz\\..\\connections\\conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
+        ];
+        for (const lines of attacks) {
+          const answer = await raw(port, [...lines, 'Cookie: sid=ada', 'Connection: close']);
+          assert.match(answer, /^HTTP\/1\.1 400 /, `${lines.join(' | ')}\n${answer}`);
+          assert.ok(!answer.includes('conn_demo"'), answer);
+        }
+        const fine = await raw(port, ['GET /api/connect/connections/conn_demo HTTP/1.1', `Host: 127.0.0.1:${port}`, 'Cookie: sid=ada', 'Connection: close']);
+        assert.match(fine, /^HTTP\/1\.1 200 /);
+        assert.match(fine, /"id":"conn_demo"/);
+        const absolute = await raw(port, [`GET http://evil.test/api/connect/connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Cookie: sid=ada', 'Connection: close']);
+        assert.match(absolute, /^HTTP\/1\.1 200 /, 'the absolute form gives its path only');
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+  });
+
   describe('toNodeListener after a body parser', () => {
     it('rebuilds the body that express.json() consumed', async () => {
       const { default: express } = await import('express');
@@ -379,11 +516,101 @@ describe('createConnectHandler against the emulator', () => {
   });
 
   describe('options', () => {
-    it('refuses unusable options with a TypeError', () => {
-      assert.throws(() => createConnectHandler({ baseUrl, project: 'demo', authorize } as never), /apiKey is required/);
-      assert.throws(() => createConnectHandler({ apiKey: 'k', baseUrl, authorize } as never), /project is required/);
-      assert.throws(() => createConnectHandler({ apiKey: 'k', baseUrl, project: 'demo' } as never), /authorize/);
-      assert.throws(() => createConnectHandler({ apiKey: 'k', baseUrl: 'nope', project: 'demo', authorize }), /baseUrl/);
+    it('refuses unusable options with a TypeError that names the option', () => {
+      const good = { apiKey: 'k', baseUrl, project: 'demo', authorize };
+      const cases: Array<[unknown, RegExp]> = [
+        [undefined, /needs an options object/],
+        [{ ...good, apiKey: undefined }, /apiKey is required/],
+        [{ ...good, apiKey: 'key with space' }, /apiKey holds spaces/],
+        [{ ...good, project: '' }, /project is required/],
+        [{ ...good, authorize: 'yes' }, /authorize\(request\) is required/],
+        [{ ...good, baseUrl: 'nope' }, /baseUrl must be an absolute URL/],
+        [{ ...good, baseUrl: 42 }, /baseUrl must be/],
+        [{ ...good, baseUrl: baseUrl.replace(/\/v1$/, '') }, /baseUrl must end in \/v1.*did you mean/],
+        [{ ...good, baseUrl: 'ftp://platform.example/v1' }, /http\(s\)/],
+        [{ ...good, baseUrl: 'https://user:pw@platform.example/v1' }, /credentials/],
+        [{ ...good, providers: 'slack' }, /providers must be an array/],
+        [{ ...good, providers: [] }, /empty array/],
+        [{ ...good, providers: ['slack', 3] }, /provider names/],
+        [{ ...good, allowedOrigins: 'https://spa.example' }, /allowedOrigins must be an array/],
+        [{ ...good, allowedOrigins: ['https://spa.example/'] }, /allowedOrigins\[0\] must be an origin.*"https:\/\/spa.example"/],
+        [{ ...good, messageOrigin: 'platform.example' }, /messageOrigin/],
+        [{ ...good, bodyLimit: -1 }, /bodyLimit/],
+        [{ ...good, timeoutMs: '8000' }, /timeoutMs/],
+        [{ ...good, retry: 3 }, /retry must be false or an object/],
+        [{ ...good, fetch: {} }, /fetch must be a function/],
+        [{ ...good, onError: 'console' }, /onError must be a function/],
+        [{ ...good, allowedOrigin: ['https://spa.example'] }, /unknown option "allowedOrigin"/],
+      ];
+      for (const [options, message] of cases) {
+        assert.throws(() => createConnectHandler(options as never), (error: unknown) => {
+          assert.ok(error instanceof TypeError, String(error));
+          assert.match(error.message, message);
+          return true;
+        });
+      }
+    });
+
+    it('warns at start-up when the key would cross the network in clear', () => {
+      const warnings: string[] = [];
+      const original = console.warn;
+      console.warn = (line: string) => warnings.push(line);
+      try {
+        createConnectHandler({ apiKey: 'k', baseUrl: 'http://platform.internal/v1', project: 'demo', authorize });
+        createConnectHandler({ apiKey: 'k', baseUrl, project: 'demo', authorize });
+      } finally {
+        console.warn = original;
+      }
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0], /in clear/);
+    });
+
+    it('toNodeListener refuses what is not a handler with a TypeError', () => {
+      assert.throws(() => toNodeListener({} as never), (error: unknown) => error instanceof TypeError && /createConnectHandler returns/.test(error.message));
+      assert.throws(() => toNodeListener(handler, { serves: '/api' } as never), TypeError);
+    });
+  });
+
+  describe('onError', () => {
+    it('by default writes one console.error line without the key', async () => {
+      const lines: unknown[][] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => lines.push(args);
+      try {
+        const h = createConnectHandler({ apiKey: API_KEY, baseUrl, project: 'no-such-project', authorize });
+        const response = await call(h, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack' } });
+        assert.equal(response.status, 502);
+        assert.match((await response.json()).detail, /check baseUrl and project/);
+      } finally {
+        console.error = original;
+      }
+      assert.equal(lines.length, 1);
+      assert.equal(lines[0].length, 1);
+      const line = String(lines[0][0]);
+      assert.ok(!line.includes('\n'));
+      assert.ok(!line.includes(API_KEY));
+      assert.match(line, /^\[connect-provider\] POST \/oauth-connect answered 502: .*no-such-project.*check baseUrl and project/);
+    });
+
+    it('is called for authorize() failures and not for the browser\'s own mistakes', async () => {
+      const seen: Array<{ kind: string; status: number }> = [];
+      const h = createConnectHandler({
+        apiKey: API_KEY,
+        baseUrl,
+        project: 'demo',
+        authorize: (request) => {
+          if (request.headers.get('cookie') === 'sid=boom') throw new Error('db down');
+          if (request.headers.get('cookie') === 'sid=odd') return { groupRef: '', consumerRef: 'x' };
+          return authorize(request);
+        },
+        onError: (info) => seen.push({ kind: info.kind, status: info.status }),
+      });
+      await call(h, '/connections/conn_demo', { user: 'boom' });
+      await call(h, '/connections/conn_demo', { user: 'odd' });
+      await call(h, '/connections/conn_nope', { user: 'ada' });
+      await call(h, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'myspace' } });
+      await call(h, '/connections/conn_demo', { user: 'ada', headers: { 'sec-fetch-site': 'cross-site' } });
+      assert.deepEqual(seen, [{ kind: 'authorize', status: 500 }, { kind: 'authorize', status: 500 }]);
     });
   });
 });

@@ -3,7 +3,7 @@
 // /__test__/ and a fault-injecting front of the handler under /faulty/{seed}/.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlatformClient } from '../../../src/api/index.js';
-import { createEmulator, ownsPath } from '../../../src/emulator/index.js';
+import { createEmulator, ownsPath, type Emulator } from '../../../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../../../src/server/index.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { seeded } from '../../shared/seeded.js';
@@ -24,7 +24,8 @@ interface KoaContext {
 }
 type Next = () => Promise<unknown>;
 
-export const emulator = createEmulator({ verifyDelay: 150 });
+// Created on the first request: the URLs it hands out use the test page's origin (it never reads a Host header itself).
+export let emulator: Emulator;
 
 /**
  * Each test signs in as its own group (cookie sid=<group>), so tests share one
@@ -82,6 +83,7 @@ async function seedConnection(origin: string, group: string, provider: string, d
 }
 
 export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unknown> {
+  emulator ??= createEmulator({ verifyDelay: 150, publicUrl: ctx.origin });
   const path = ctx.path;
   if (path === '/__test__/ping') return json(ctx, { ok: true });
   if (path === '/__test__/config') {

@@ -1,9 +1,25 @@
-// Problem Details (RFC 9457) answers, shared by the handler and the emulator.
+// Problem Details (RFC 9457) answers and JSON bodies with limits: the HTTP pieces
+// shared by the host handler (src/server) and the emulator (src/emulator), owned by neither.
 import { PROBLEM_CONTENT_TYPE, statusTitle } from '../api/problem.js';
 import type { Problem } from '../api/types.js';
 
 export interface ProblemInit extends Partial<Problem> {
   status: number;
+}
+
+// Internal: the text of each JSON answer made here, so the Node adapter (node.ts) can write it at once instead of
+// reading the Response's stream back, which costs more than building the answer (npm run bench).
+const texts = new WeakMap<Response, string>();
+
+/** The body text of a Response made by jsonResponse or problemResponse, while its stream is unread. */
+export function bodyTextOf(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : texts.get(response);
+}
+
+function textResponse(text: string, status: number, headers: Headers): Response {
+  const response = new Response(text, { status, headers });
+  texts.set(response, text);
+  return response;
 }
 
 /** A `application/problem+json` Response. `title` defaults to the status's reason phrase. */
@@ -12,7 +28,7 @@ export function problemResponse(init: ProblemInit, headers: HeadersInit = {}): R
   const h = new Headers(headers);
   h.set('content-type', PROBLEM_CONTENT_TYPE);
   h.set('cache-control', 'no-store');
-  return new Response(JSON.stringify(body), { status: init.status, headers: h });
+  return textResponse(JSON.stringify(body), init.status, h);
 }
 
 /** A JSON Response. */
@@ -20,10 +36,24 @@ export function jsonResponse(body: unknown, status = 200, headers: HeadersInit =
   const h = new Headers(headers);
   h.set('content-type', 'application/json');
   h.set('cache-control', 'no-store');
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return textResponse(JSON.stringify(body), status, h);
 }
 
-/** The request's path, for a problem's `instance`; undefined when its URL does not parse. */
+/**
+ * A problem's `instance`: the request's own absolute URL without its query (the
+ * platform's description types `instance` as an absolute URI); undefined when
+ * the URL does not parse.
+ */
+export function instanceOf(request: Request): string | undefined {
+  try {
+    const url = new URL(request.url);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request's path; undefined when its URL does not parse. */
 export function pathnameOf(request: Request): string | undefined {
   try {
     return new URL(request.url).pathname;
@@ -55,11 +85,7 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
       detail: mediaType ? `expected a JSON body (application/json), got ${mediaType}` : 'expected a JSON body with Content-Type: application/json',
     }, { accept: 'application/json' });
   }
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limitBytes) {
-    throw new HttpProblem({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
-  }
-  const text = await readTextLimited(request, limitBytes);
+  const text = await readTextBody(request, limitBytes);
   if (text.trim() === '') throw new HttpProblem({ status: 400, detail: 'the JSON body is empty' });
   try {
     return JSON.parse(text);
@@ -68,7 +94,15 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   }
 }
 
-async function readTextLimited(request: Request, limitBytes: number): Promise<string> {
+/**
+ * Reads a request body as UTF-8 text, stopping as soon as it grows past
+ * `limitBytes` (413), so an oversized body is never held in memory.
+ */
+export async function readTextBody(request: Request, limitBytes: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    throw new HttpProblem({ status: 413, detail: `the body is larger than ${limitBytes} bytes` });
+  }
   if (!request.body) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

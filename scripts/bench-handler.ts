@@ -1,0 +1,130 @@
+#!/usr/bin/env -S node --import tsx
+// The handler's own cost, measured honestly: the emulator, the handler and a
+// bare pass-through proxy each run in their own process; autocannon (in this
+// process) drives get-connection through the handler and through the bare
+// proxy in interleaved rounds, and the medians of the rounds are compared.
+//   node --import tsx scripts/bench-handler.ts [--rounds 5] [--seconds 5] [--connections 10]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const API_KEY = 'bench-api-key';
+
+/** Starts a TypeScript module in its own Node process and waits for its "listening on URL" line. */
+async function startProcess(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start: ${out}`)), 30000);
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}: ${out}`)));
+  });
+  child.stdout!.resume();
+  return { url, child };
+}
+
+interface Round {
+  rps: number;
+  /** CPU time of the measured process per request, µs. */
+  cpu: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function cpuOf(url: string): Promise<number> {
+  return Number(await (await fetch(`${new URL(url).origin}/__bench/cpu`)).text());
+}
+
+async function load(url: string, seconds: number, connections: number): Promise<Round> {
+  const before = await cpuOf(url);
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  const cpu = (await cpuOf(url)) - before;
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { rps: result.requests.average, cpu: cpu / Math.max(1, result.requests.total), p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+export interface HandlerBenchOptions {
+  rounds?: number;
+  seconds?: number;
+  connections?: number;
+}
+
+/** Runs the bench; returns the table rows [measure, value, value]. */
+export async function benchHandler(options: HandlerBenchOptions = {}): Promise<Array<[string, string, string]>> {
+  const rounds = options.rounds ?? 5;
+  const seconds = options.seconds ?? 5;
+  const connections = options.connections ?? 10;
+  const children: ChildProcess[] = [];
+  try {
+    const emulator = await startProcess(['src/emulator/cli.ts', '--port', '0', '--api-key', API_KEY, '--verify-delay', '0']);
+    children.push(emulator.child);
+    const env = { PLATFORM_BASE_URL: `${emulator.url}/v1`, PLATFORM_API_KEY: API_KEY };
+    const handler = await startProcess(['scripts/bench/handler-server.ts'], env);
+    children.push(handler.child);
+    const bare = await startProcess(['scripts/bench/bare-proxy.ts'], env);
+    children.push(bare.child);
+    const path = '/api/connect/connections/conn_demo';
+    const targets = { handler: `${handler.url}${path}`, bare: `${bare.url}${path}` };
+    for (const [name, url] of Object.entries(targets)) {
+      const response = await fetch(url);
+      if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
+      await load(url, 1, connections); // warm-up: JIT, keep-alive pools
+    }
+    const results: Record<'handler' | 'bare', Round[]> = { handler: [], bare: [] };
+    const loads: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // Interleaved, alternating which goes first, so drifting load on a shared machine hits both alike.
+      const order = round % 2 === 0 ? (['handler', 'bare'] as const) : (['bare', 'handler'] as const);
+      for (const name of order) results[name].push(await load(targets[name], seconds, connections));
+      loads.push(loadavg()[0]);
+    }
+    const errors = results.handler.reduce((n, r) => n + r.errors, 0) + results.bare.reduce((n, r) => n + r.errors, 0);
+    if (errors > 0) throw new Error(`${errors} requests failed during the bench`);
+    const m = (name: 'handler' | 'bare', key: keyof Round) => median(results[name].map((r) => r[key]));
+    const ratio = m('handler', 'rps') / m('bare', 'rps');
+    const p99Ratio = m('handler', 'p99') / m('bare', 'p99');
+    const setup = `${rounds} rounds x ${seconds} s, ${connections} connections, load avg ${median(loads).toFixed(1)} on ${cpus().length} cores`;
+    return [
+      [`handler: get-connection req/s, separate processes, median of ${setup} (handler, bare proxy)`, m('handler', 'rps').toFixed(0), m('bare', 'rps').toFixed(0)],
+      ['handler: latency p50 / p99 ms, handler', `${m('handler', 'p50')} / ${m('handler', 'p99')}`, ''],
+      ['handler: latency p50 / p99 ms, bare proxy', `${m('bare', 'p50')} / ${m('bare', 'p99')}`, ''],
+      ['handler: CPU µs per request in its own process (handler, bare proxy)', m('handler', 'cpu').toFixed(0), m('bare', 'cpu').toFixed(0)],
+      ['handler: throughput handler / bare proxy (target >= 0.90); p99 handler / bare (target <= 1.20)', ratio.toFixed(2), p99Ratio.toFixed(2)],
+      [
+        'handler: per round req/s, handler | bare',
+        results.handler.map((r) => r.rps.toFixed(0)).join(' '),
+        results.bare.map((r) => r.rps.toFixed(0)).join(' '),
+      ],
+    ];
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } },
+  });
+  const rows = await benchHandler({ rounds: Number(values.rounds), seconds: Number(values.seconds), connections: Number(values.connections) });
+  for (const [name, a, b] of rows) console.log(`${name} | ${a} | ${b}`);
+}

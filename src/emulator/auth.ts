@@ -1,0 +1,59 @@
+// Authentication as openapi.yaml's security says: X-Api-Key, Bearer JWTs
+// signed with the emulator's own secret, or nothing (public operations).
+import { HttpProblem } from '../http/problem.js';
+import { signJwt, verifyJwt, type TokenClaims } from './jwt.js';
+import type { OperationInfo } from './openapi.js';
+
+export type Principal = { kind: 'apiKey' } | { kind: 'bearer'; claims: TokenClaims } | { kind: 'anonymous' };
+
+export interface TokenRequest {
+  sub?: string;
+  org?: string;
+  expiresInSeconds?: number;
+}
+
+export interface Auth {
+  issueToken(claims?: TokenRequest): string;
+  /** The caller of an operation, or a 401 problem. */
+  authenticate(request: Request, op: OperationInfo): Principal;
+}
+
+export function createAuth(options: { apiKey: string; secret: string; now: () => Date }): Auth {
+  const { apiKey, secret, now } = options;
+
+  function issueToken(claims: TokenRequest = {}): string {
+    const iat = Math.floor(now().getTime() / 1000);
+    const full: TokenClaims = {
+      sub: claims.sub ?? 'dev-user',
+      org: claims.org ?? 'org_demo',
+      iat,
+      exp: iat + (claims.expiresInSeconds ?? 30 * 24 * 3600),
+    };
+    return signJwt(full, secret);
+  }
+
+  function authenticate(request: Request, op: OperationInfo): Principal {
+    // A public operation does not look at credentials at all.
+    if (!op.apiKey && !op.bearer) return { kind: 'anonymous' };
+    const key = request.headers.get('x-api-key');
+    if (key !== null) {
+      if (!op.apiKey) throw new HttpProblem({ status: 401, detail: `${op.operationId} accepts only a Bearer JWT, not an API key` });
+      if (key !== apiKey) throw new HttpProblem({ status: 401, detail: 'the X-Api-Key header does not carry a valid API key' });
+      return { kind: 'apiKey' };
+    }
+    const authorization = request.headers.get('authorization');
+    const bearer = authorization && /^Bearer\s+(.+)$/i.exec(authorization)?.[1];
+    if (!bearer) {
+      const detail = op.bearer ? 'send an API key in X-Api-Key or a Bearer JWT in Authorization' : 'send an API key in X-Api-Key';
+      throw new HttpProblem({ status: 401, detail }, op.bearer ? { 'www-authenticate': 'Bearer' } : {});
+    }
+    if (!op.bearer) {
+      throw new HttpProblem({ status: 401, detail: `${op.operationId} accepts only an API key in X-Api-Key, not a Bearer token` });
+    }
+    const verified = verifyJwt(bearer.trim(), secret, now().getTime());
+    if ('error' in verified) throw new HttpProblem({ status: 401, detail: verified.error }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    return { kind: 'bearer', claims: verified.claims };
+  }
+
+  return { issueToken, authenticate };
+}

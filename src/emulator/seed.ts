@@ -1,0 +1,134 @@
+// The fixed seed data the emulator starts from (documented in the README).
+import type { ProviderApp } from '../api/types.js';
+import { PROVIDERS } from './providers.js';
+import { newTokenSecret, type EmulatorState } from './store.js';
+
+const SEED_TIME = '2026-01-15T09:00:00.000Z';
+
+/** The fixed seed data documented in the README. */
+export function seedState(): EmulatorState {
+  const projectId = 'proj_demo';
+  const providerApps: ProviderApp[] = PROVIDERS.map((p) => ({
+    id: `app_${p.name}`,
+    projectId,
+    provider: p.name,
+    clientId: `client-${p.name}-demo`,
+    externalRef: `${p.name}-default`,
+    scopes: [p.scopes],
+    createTime: SEED_TIME,
+  }));
+  const hubspot = PROVIDERS.find((p) => p.name === 'hubspot')!;
+  return {
+    version: 1,
+    orgs: [{ id: 'org_demo', name: 'Demo Org' }],
+    projects: [
+      {
+        id: projectId,
+        name: 'demo',
+        appName: 'Demo App',
+        orgId: 'org_demo',
+        createTime: SEED_TIME,
+        entitlements: { brandingRemoval: { value: false } },
+      },
+    ],
+    invites: [
+      { id: 'inv_ada', invitedEmail: 'ada@example.com', parentType: 'org', parentId: 'org_demo', status: 'pending', createTime: SEED_TIME },
+      {
+        id: 'inv_grace',
+        invitedEmail: 'grace@example.com',
+        parentType: 'org',
+        parentId: 'org_demo',
+        status: 'accepted',
+        createTime: SEED_TIME,
+        updateTime: '2026-01-16T10:00:00.000Z',
+      },
+      {
+        id: 'inv_alan',
+        invitedEmail: 'alan@example.com',
+        parentType: 'org',
+        parentId: 'org_demo',
+        status: 'expired',
+        createTime: '2026-01-01T09:00:00.000Z',
+        updateTime: '2026-01-08T09:00:00.000Z',
+      },
+    ],
+    providerApps,
+    destinations: [
+      {
+        id: 'dest_webhook',
+        projectId,
+        name: 'main-webhook',
+        type: 'webhook',
+        metadata: { url: 'https://hooks.example.com/platform', headers: { 'X-Source': 'platform' } },
+        createTime: SEED_TIME,
+      },
+      {
+        id: 'dest_audit',
+        projectId,
+        name: 'audit-webhook',
+        type: 'webhook',
+        metadata: { url: 'https://audit.example.com/events' },
+        createTime: '2026-01-15T09:05:00.000Z',
+      },
+    ],
+    topics: [
+      { id: 'topic_main', projectId, name: 'main', createTime: SEED_TIME },
+      { id: 'topic_alerts', projectId, name: 'alerts', createTime: '2026-01-15T09:01:00.000Z' },
+    ],
+    topicDestinationRoutes: [
+      { id: 'tdr_main_webhook', topicId: 'topic_main', destinationId: 'dest_webhook', projectId, createTime: SEED_TIME },
+    ],
+    notificationEventTopicRoutes: [
+      {
+        id: 'ner_connection_created',
+        eventType: 'connection.created',
+        topicId: 'topic_main',
+        projectId,
+        createTime: SEED_TIME,
+        updateTime: SEED_TIME,
+      },
+    ],
+    integrations: [
+      {
+        id: 'int_demo',
+        projectId,
+        name: 'crm-sync',
+        provider: 'hubspot',
+        createTime: SEED_TIME,
+        fieldMappings: {
+          contact: { firstname: 'firstName', lastname: 'lastName', email: 'email' },
+          account: { name: 'name', domain: 'website' },
+        },
+      },
+    ],
+    records: [
+      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '101', firstname: 'Ada', lastname: 'Lovelace', email: 'ada@acme.example' } },
+      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '102', firstname: 'Grace', lastname: 'Hopper', email: 'grace@acme.example' } },
+      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'account', raw: { id: '201', name: 'Acme Corp', domain: 'acme.example' } },
+      { integrationId: 'int_demo', groupRef: 'other', objectName: 'contact', raw: { id: '301', firstname: 'Alan', lastname: 'Turing', email: 'alan@other.example' } },
+    ],
+    connections: [
+      {
+        id: 'conn_demo',
+        projectId,
+        provider: 'hubspot',
+        group: { groupRef: 'acme', groupName: 'Acme Inc.', projectId, createTime: SEED_TIME },
+        consumer: { consumerRef: 'user-ada', consumerName: 'Ada Lovelace', projectId, createTime: SEED_TIME },
+        createTime: SEED_TIME,
+        updateTime: '2026-02-01T12:00:00.000Z',
+        authScheme: 'oauth2/authorizationCode',
+        status: 'bad_credentials',
+        providerApp: providerApps.find((a) => a.provider === 'hubspot'),
+        providerWorkspaceRef: 'acme-hub',
+        providerConsumerRef: 'hs-user-1',
+        tokens: {
+          accessToken: { token: 'at_seed_expired', issuedAt: SEED_TIME, expiresAt: '2026-01-15T10:00:00.000Z' },
+          refreshToken: { token: 'rt_seed_revoked', issuedAt: SEED_TIME },
+          scopes: hubspot.scopes,
+        },
+      },
+    ],
+    consents: [],
+    tokenSecret: newTokenSecret(),
+  };
+}

@@ -1,0 +1,130 @@
+// What the browser may send: oauth-connect's body and the connection ID in the
+// path, each checked and bounded, so nothing a browser sends reaches the
+// platform unchecked or makes the handler fail.
+import { HttpProblem } from '../http/problem.js';
+import { HANDLER_PROBLEM_TYPES } from './upstream.js';
+
+const HINTS = ['providerWorkspaceRef', 'providerAppId'] as const;
+const IGNORED_HINTS = ['groupRef', 'groupName', 'consumerRef', 'consumerName'] as const;
+export const MAX_FIELD_LENGTH = 512;
+
+/** Bounds of `providerMetadata`: serialized size in bytes, nesting depth, keys and array items in all. */
+export const METADATA_LIMITS = { bytes: 4096, depth: 5, entries: 200 } as const;
+
+/** The fields of oauth-connect's body the platform receives from the browser. */
+export interface ConnectFields {
+  provider: string;
+  providerWorkspaceRef?: string;
+  providerAppId?: string;
+  providerMetadata?: Record<string, unknown>;
+}
+
+export function invalid(name: string, detail: string, value?: unknown): HttpProblem {
+  const issue: { detail: string; in: string; name: string; value?: unknown } = { detail, in: 'body', name };
+  if (typeof value === 'string' ? value.length <= MAX_FIELD_LENGTH : typeof value === 'number' || typeof value === 'boolean') issue.value = value;
+  return new HttpProblem({
+    status: 400,
+    type: HANDLER_PROBLEM_TYPES.validation,
+    title: 'Invalid request',
+    detail: `${name} ${detail}`,
+    issues: [issue],
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Checks providerMetadata's depth and entry count without recursion; returns a reason, or null when it fits. */
+function metadataProblem(metadata: Record<string, unknown>): string | null {
+  let entries = 0;
+  const stack: Array<[unknown, number]> = [[metadata, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > METADATA_LIMITS.depth) return `is nested deeper than ${METADATA_LIMITS.depth} levels`;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    entries += children.length;
+    if (entries > METADATA_LIMITS.entries) return `has more than ${METADATA_LIMITS.entries} keys and items`;
+    for (const child of children) stack.push([child, depth + 1]);
+  }
+  if (new TextEncoder().encode(JSON.stringify(metadata)).byteLength > METADATA_LIMITS.bytes) {
+    return `is larger than ${METADATA_LIMITS.bytes} bytes`;
+  }
+  return null;
+}
+
+/** Checks the browser's oauth-connect body; returns the fields forwarded to the platform. */
+export function parseConnectBody(body: unknown, providers: ReadonlySet<string> | undefined): ConnectFields {
+  if (!isPlainObject(body)) throw invalid('(root)', 'must be a JSON object');
+  const { provider } = body;
+  if (typeof provider !== 'string' || provider.trim() === '') throw invalid('provider', 'is required', provider);
+  if (provider.length > MAX_FIELD_LENGTH) throw invalid('provider', 'is too long');
+  if (providers && !providers.has(provider)) {
+    throw new HttpProblem({
+      status: 400,
+      type: HANDLER_PROBLEM_TYPES.providerNotAllowed,
+      title: 'Provider not allowed',
+      detail: `provider ${provider} is not offered by this app`,
+      issues: [{ detail: 'is not offered by this app', in: 'body', name: 'provider', value: provider }],
+    });
+  }
+  const fields: ConnectFields = { provider };
+  for (const key of HINTS) {
+    const value = body[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') throw invalid(key, 'must be a string', value);
+    if (value.length > MAX_FIELD_LENGTH) throw invalid(key, 'is too long');
+    if (value !== '') fields[key] = value;
+  }
+  for (const key of IGNORED_HINTS) {
+    const value = body[key];
+    if (value !== undefined && value !== null && typeof value !== 'string') throw invalid(key, 'must be a string', value);
+  }
+  const metadata = body.providerMetadata;
+  if (metadata !== undefined && metadata !== null) {
+    if (!isPlainObject(metadata)) throw invalid('providerMetadata', 'must be an object');
+    const reason = metadataProblem(metadata);
+    if (reason) throw invalid('providerMetadata', reason);
+    fields.providerMetadata = metadata;
+  }
+  return fields;
+}
+
+/** The connection ID of a route, decoded; anything unusable is answered like a missing connection. */
+export function decodeConnectionId(raw: string): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(raw);
+  } catch {
+    throw new HttpProblem({ status: 404, detail: 'no such connection' });
+  }
+  if (id === '' || id.length > MAX_FIELD_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) {
+    throw new HttpProblem({ status: 404, detail: 'no such connection' });
+  }
+  return id;
+}
+
+/** The optional `provider` query of the list route: absent is any provider, empty or not offered is a 400. */
+export function parseProviderQuery(value: string | null, providers: ReadonlySet<string> | undefined): string | undefined {
+  if (value === null) return undefined;
+  if (value.trim() === '' || value.length > MAX_FIELD_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw new HttpProblem({
+      status: 400,
+      type: HANDLER_PROBLEM_TYPES.validation,
+      title: 'Invalid request',
+      detail: 'provider must be a non-empty provider name',
+      issues: [{ detail: 'must be a non-empty provider name', in: 'query', name: 'provider' }],
+    });
+  }
+  if (providers && !providers.has(value)) {
+    throw new HttpProblem({
+      status: 400,
+      type: HANDLER_PROBLEM_TYPES.providerNotAllowed,
+      title: 'Provider not allowed',
+      detail: `provider ${value} is not offered by this app`,
+      issues: [{ detail: 'is not offered by this app', in: 'query', name: 'provider', value }],
+    });
+  }
+  return value;
+}

@@ -1,0 +1,120 @@
+// Removes from text that may come from the platform what the browser must not
+// see: the API key (any case, and its likely encodings), the platform's host
+// and port in any form, URLs, and stack traces.
+
+/** What a scrubber hides; built once per handler. */
+export interface Scrubber {
+  (text: string): string;
+  /** Whether the text holds nothing the scrubber would hide. */
+  isClean(text: string): boolean;
+}
+
+const REDACTED = '[redacted]';
+const MAX_TEXT = 500;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+function base64Forms(secret: string): string[] {
+  // The key inside a longer encoded text: at each of the 3 byte alignments,
+  // the characters that depend on the key's bytes only.
+  const bytes = new TextEncoder().encode(secret);
+  const forms = [base64(bytes).replace(/=+$/, '')];
+  for (let pad = 0; pad < 3; pad++) {
+    const padded = new Uint8Array(pad + bytes.length);
+    padded.set(bytes, pad);
+    const first = Math.ceil((8 * pad) / 6);
+    const last = Math.floor((8 * (pad + bytes.length)) / 6);
+    forms.push(base64(padded).slice(first, last));
+  }
+  return forms.filter((f) => f.length >= 6).flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_')]);
+}
+
+function hexOf(secret: string): string {
+  return [...new TextEncoder().encode(secret)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** IPv6 text forms of an address: compressed (as URL gives it) and fully expanded. */
+function ipv6Forms(bracketed: string): string[] {
+  const compressed = bracketed.slice(1, -1).toLowerCase();
+  const [head, tail = ''] = compressed.includes('::') ? compressed.split('::') : [compressed, undefined as unknown as string];
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const middle = new Array(Math.max(0, 8 - left.length - right.length)).fill('0');
+  const groups = compressed.includes('::') ? [...left, ...middle, ...right] : left;
+  const expanded = groups.map((g) => g.padStart(4, '0')).join(':');
+  const short = groups.map((g) => g.replace(/^0+(?=.)/, '')).join(':');
+  return [...new Set([compressed, expanded, short])];
+}
+
+/**
+ * Builds the scrubber of a handler: `apiKey` is hidden in any case, URL-
+ * encoded, base64 (standard and URL-safe, at any alignment) and hex, and any
+ * run of 12 of its characters; `baseUrl`'s host is hidden in any case, with or
+ * without its port, scheme or brackets, percent-encoded or not.
+ */
+export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
+  const exact: string[] = [];
+  const loose: string[] = [apiKey, encodeURIComponent(apiKey), hexOf(apiKey)];
+  exact.push(...base64Forms(apiKey));
+  const window = Math.min(12, apiKey.length);
+  for (let i = 0; i + window <= apiKey.length; i++) loose.push(apiKey.slice(i, i + window));
+
+  const url = new URL(baseUrl);
+  const hosts = url.hostname.startsWith('[') ? ipv6Forms(url.hostname) : [url.hostname.toLowerCase()];
+  if (url.hostname.startsWith('[')) hosts.push(...hosts.map((h) => `[${h}]`));
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  for (const host of hosts) loose.push(host, encodeURIComponent(host));
+  const patterns = [
+    ...new Set(loose.filter((s) => s.length > 0)),
+  ]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp);
+  const looseRe = new RegExp(patterns.join('|'), 'gi');
+  const exactRe = exact.length ? new RegExp([...new Set(exact)].map(escapeRegExp).join('|'), 'g') : null;
+  // The port: after a colon (`:4010`, `%3A4010`); an explicit port also as a bare number ("port 4010").
+  const portRe = url.port ? new RegExp(`(?:(?::|%3a)|(?<![\\d.]))${port}(?!\\d)`, 'gi') : new RegExp(`(?::|%3a)${port}(?!\\d)`, 'gi');
+  // Any absolute URL, whatever its scheme; and a stack frame or file position.
+  const urlRe = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
+  // A stack frame (`at fn (/path/file.js:1:2)`, `at node:internal/x:3:4`) or a bare file position, on its own line or not.
+  const stackRe = /(?:\bat\s+(?:async\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?|\bat\s+(?:async\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
+
+  function hide(text: string): string {
+    let out = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
+    out = out.replace(urlRe, '[url]').replace(stackRe, ' ');
+    // Mark every position a secret covers, then replace each marked run once.
+    const marks = new Uint8Array(out.length);
+    for (const re of [looseRe, exactRe]) {
+      if (!re) continue;
+      re.lastIndex = 0;
+      for (let m = re.exec(out); m; m = re.exec(out)) {
+        marks.fill(1, m.index, m.index + m[0].length);
+        if (m[0].length === 0) re.lastIndex++;
+        else re.lastIndex = m.index + 1;
+      }
+    }
+    let result = '';
+    for (let i = 0; i < out.length; i++) {
+      if (marks[i]) {
+        result += REDACTED;
+        while (i + 1 < out.length && marks[i + 1]) i++;
+      } else {
+        result += out[i];
+      }
+    }
+    result = result.replace(portRe, ` ${REDACTED}`);
+    result = result.replace(/\s{2,}/g, ' ').trim();
+    return result.length > MAX_TEXT ? `${result.slice(0, MAX_TEXT - 1)}…` : result;
+  }
+
+  const scrubber = hide as Scrubber;
+  scrubber.isClean = (text) => hide(text) === text;
+  return scrubber;
+}
