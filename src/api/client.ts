@@ -1,4 +1,4 @@
-// A typed client for the platform's 13 operations (openapi.yaml), for
+// A typed client for the platform's operations (openapi.yaml), for
 // server-side code: it holds the API key, so it never belongs in a browser.
 // Requests go through openapi-fetch over the generated `paths` (schema.ts): a
 // wrong path, parameter or body is a compile error, and answers are typed
@@ -12,6 +12,7 @@ import type {
   Destination,
   GetConnectionQuery,
   Invite,
+  ListConnectionsQuery,
   ListNotificationEventTopicRoutesQuery,
   ListTopicDestinationRoutesQuery,
   NotificationEventTopicRoute,
@@ -72,6 +73,8 @@ export interface PlatformClient {
   oauthUpdate(params: ProjectParams & { connectionId: string }, options?: CallOptions): Promise<string>;
   /** POST /projects */
   createProject(body: CreateProjectRequest, options?: CallOptions): Promise<Project>;
+  /** GET /projects/{projectIdOrName}/connections?provider=&groupRef=&consumerRef= (beyond the seed): exact-match filters, oldest first. */
+  listConnections(params: ProjectParams & ListConnectionsQuery, options?: CallOptions): Promise<Connection[]>;
   /** GET /projects/{projectIdOrName}/connections/{connectionId}, with the credential options. */
   getConnection(
     params: ProjectParams & { connectionId: string } & GetConnectionQuery,
@@ -293,6 +296,18 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
                 ...init,
               }),
             ),
+        },
+        o,
+      );
+    },
+    async listConnections(params, o) {
+      const path = { projectIdOrName: project(params) };
+      const query = { provider: params.provider, groupRef: params.groupRef, consumerRef: params.consumerRef };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(await api.GET('/projects/{projectIdOrName}/connections', { params: { path, query }, ...init })),
         },
         o,
       );

@@ -76,6 +76,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectIdOrName}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connections (beyond the seed)
+         * @description Beyond the seed's 13 operations: the real service's list-connections operation, which its own clients call around the OAuth flow (`research/platform-facts.md`). The filters are exact matches and combine; the answer is the whole list, oldest first.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectIdOrName}/connections/{connectionId}": {
         parameters: {
             query?: never;
@@ -620,6 +640,40 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: {
+                /** @description Only connections to this provider. */
+                provider?: string;
+                /** @description Only connections of this group. */
+                groupRef?: string;
+                /** @description Only connections of this consumer. */
+                consumerRef?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's connections that match every filter given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

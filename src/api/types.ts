@@ -31,6 +31,7 @@ export type ProblemIssue = Schemas['ProblemIssue'];
 
 /** The query options of get-connection (includeCreds, includeRefreshToken, refresh). */
 export type GetConnectionQuery = NonNullable<operations['getConnection']['parameters']['query']>;
+export type ListConnectionsQuery = NonNullable<operations['listConnections']['parameters']['query']>;
 export type ListTopicDestinationRoutesQuery = NonNullable<
   operations['listTopicDestinationRoutes']['parameters']['query']
 >;

@@ -4,8 +4,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpProblem, pathnameOf, problemResponse, readJsonBody } from '../server/problem.js';
-import { toNodeListener, type NodeListener } from '../server/node.js';
+import { HttpProblem, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
+import { toNodeListener, type NodeListener } from '../http/node.js';
 import { signJwt, verifyJwt, type TokenClaims } from './jwt.js';
 import { loadContract, type OperationInfo } from './openapi.js';
 import { applyConsent, operations, PROBLEM_TYPES, type OperationContext, type Principal } from './operations.js';

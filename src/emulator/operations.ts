@@ -10,7 +10,7 @@ import type {
   SearchRequest,
   SearchResultEntry,
 } from '../api/types.js';
-import { HttpProblem, jsonResponse } from '../server/problem.js';
+import { HttpProblem, jsonResponse } from '../http/problem.js';
 import type { TokenClaims } from './jwt.js';
 import { findProvider, PROVIDERS } from './providers.js';
 import { issueTokens, newId, type ConsentSession, type EmulatorState, type StoredConnection } from './store.js';
@@ -198,6 +198,22 @@ export const operations: Record<string, Handler> = {
     ctx.state.projects.push(project);
     ctx.changed();
     return jsonResponse(project, 201, { location: `/v1/projects/${project.id}` });
+  },
+
+  listConnections(ctx) {
+    const project = findProject(ctx, ctx.path.projectIdOrName as string);
+    const { provider, groupRef, consumerRef } = ctx.query;
+    const connections = ctx.state.connections
+      .filter(
+        (c) =>
+          c.projectId === project.id &&
+          (provider === undefined || c.provider === provider) &&
+          (groupRef === undefined || c.group.groupRef === groupRef) &&
+          (consumerRef === undefined || c.consumer.consumerRef === consumerRef),
+      )
+      .sort(byCreateTime);
+    for (const connection of connections) settleConnection(ctx, connection);
+    return jsonResponse(connections.map((c) => publicConnection(c, 'none')));
   },
 
   getConnection(ctx) {

@@ -4,7 +4,7 @@ import { createPlatformClient, type PlatformClient, type RetryOptions } from '..
 import { withoutCredentials } from '../api/credentials.js';
 import type { Connection } from '../api/types.js';
 import { checkOrigin, corsHeaders, preflight } from './guard.js';
-import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from './problem.js';
+import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
 import { HANDLER_PROBLEM_TYPES, upstreamProblem } from './upstream.js';
 
 /** Who is calling, as the host app knows it. Group and consumer are never taken from the browser. */
@@ -53,7 +53,7 @@ const IGNORED_HINTS = ['groupRef', 'groupName', 'consumerRef', 'consumerName'];
 const MAX_FIELD_LENGTH = 512;
 
 interface RouteMatch {
-  route: 'connect' | 'update' | 'get';
+  route: 'connect' | 'update' | 'get' | 'list';
   connectionId?: string;
 }
 
@@ -64,10 +64,11 @@ function matchRoute(pathname: string): RouteMatch | null {
   if (update) return { route: 'update', connectionId: update[1] };
   const get = /\/connections\/([^/]+)\/?$/.exec(pathname);
   if (get) return { route: 'get', connectionId: get[1] };
+  if (/\/connections\/?$/.test(pathname)) return { route: 'list' };
   return null;
 }
 
-const METHODS: Record<RouteMatch['route'], string> = { connect: 'POST', update: 'PATCH', get: 'GET' };
+const METHODS: Record<RouteMatch['route'], string> = { connect: 'POST', update: 'PATCH', get: 'GET', list: 'GET' };
 
 function decodeId(raw: string): string {
   let id: string;
@@ -171,6 +172,28 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     if (match.route === 'get') {
       const connection = await ownConnection(user, decodeId(match.connectionId!), signal);
       return jsonResponse(withoutCredentials(connection));
+    }
+    if (match.route === 'list') {
+      const provider = new URL(request.url).searchParams.get('provider') ?? undefined;
+      if (provider !== undefined && (provider === '' || provider.length > MAX_FIELD_LENGTH)) {
+        throw new HttpProblem({
+          status: 400,
+          type: HANDLER_PROBLEM_TYPES.validation,
+          title: 'Invalid request',
+          detail: 'provider must be a non-empty provider name',
+          issues: [{ detail: 'must be a non-empty provider name', in: 'query', name: 'provider' }],
+        });
+      }
+      let connections: Connection[];
+      try {
+        connections = await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, ...(provider ? { provider } : {}) }, { signal });
+      } catch (error) {
+        throw upstreamProblem(error, secrets);
+      }
+      // The platform filtered by group already; checked again so a platform that ignores the filter leaks nothing.
+      const own = connections.filter((c) => c.group?.groupRef === user.groupRef && (!provider || c.provider === provider));
+      own.sort((a, b) => (a.createTime < b.createTime ? 1 : a.createTime > b.createTime ? -1 : 0));
+      return jsonResponse(own.map(withoutCredentials));
     }
     if (match.route === 'update') {
       const connectionId = decodeId(match.connectionId!);

@@ -2,7 +2,7 @@
 // API key, the platform's URLs or anything else the browser has no need of.
 import { PlatformRequestError, ProblemError } from '../api/problem.js';
 import type { ProblemIssue } from '../api/types.js';
-import { HttpProblem, type ProblemInit } from './problem.js';
+import { HttpProblem, type ProblemInit } from '../http/problem.js';
 
 export const HANDLER_PROBLEM_TYPES = {
   upstream: 'urn:connect-provider:problem:upstream',

@@ -90,6 +90,21 @@ describe('createPlatformClient', () => {
         expected: connection,
       },
       {
+        name: 'listConnections with its three filters (beyond the seed)',
+        call: (c) =>
+          c.listConnections({
+            projectIdOrName: 'proj_demo',
+            provider: 'hubspot',
+            groupRef: 'acme',
+            consumerRef: 'u-1',
+          }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/connections',
+        query: { provider: 'hubspot', groupRef: 'acme', consumerRef: 'u-1' },
+        reply: { body: [connection] },
+        expected: [connection],
+      },
+      {
         name: 'getConnection without options sends no query',
         call: (c) => c.getConnection({ projectIdOrName: 'proj_demo', connectionId: 'conn_1' }),
         method: 'GET',
@@ -210,9 +225,9 @@ describe('createPlatformClient', () => {
       });
     }
 
-    it('covers all 13 operations of the spec', () => {
+    it('covers all 13 operations of the spec and the ones beyond it', () => {
       const names = new Set(cases.map((c) => c.name.split(' ')[0]));
-      assert.equal(names.size, 13);
+      assert.equal(names.size, 14);
       assert.deepEqual(Object.keys(client).sort(), [...names].sort());
     });
 

@@ -9,7 +9,7 @@ const sourceUrl = new URL('../../src/api/openapi.yaml', import.meta.url);
 const source = readFileSync(sourceUrl, 'utf8');
 const doc = parse(source);
 
-type Operation = { operationId: string; security?: Array<Record<string, string[]>>; responses: Record<string, unknown> };
+type Operation = { operationId: string; 'x-beyond-seed'?: boolean; security?: Array<Record<string, string[]>>; responses: Record<string, unknown> };
 const operations: Array<Operation & { method: string; path: string }> = [];
 for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
   for (const [method, op] of Object.entries(item)) operations.push({ ...op, method, path });
@@ -27,8 +27,10 @@ describe('openapi.yaml', () => {
     assert.equal(doc.openapi, '3.1.0');
   });
 
-  it('describes the 13 operations of the spec', () => {
-    assert.deepEqual(operations.map((o) => o.operationId).sort(), [
+  it('describes the 13 operations of the spec, and marks the ones beyond it', () => {
+    const beyond = operations.filter((o) => o['x-beyond-seed'] === true).map((o) => o.operationId);
+    assert.deepEqual(beyond.sort(), ['listConnections']);
+    assert.deepEqual(operations.filter((o) => o['x-beyond-seed'] !== true).map((o) => o.operationId).sort(), [
       'createNotificationEventTopicRoute',
       'createProject',
       'deleteDestination',
@@ -50,7 +52,8 @@ describe('openapi.yaml', () => {
       .filter((o) => (o.security ?? doc.security).some((s: Record<string, string[]>) => 'Bearer' in s))
       .map((o) => o.operationId)
       .sort();
-    assert.deepEqual(withBearer, ['createNotificationEventTopicRoute', 'createProject', 'listInvites', 'listNotificationEventTopicRoutes']);
+    // The spec's four, plus the operations beyond the seed (X-Api-Key or Bearer, research/platform-facts.md).
+    assert.deepEqual(withBearer, ['createNotificationEventTopicRoute', 'createProject', 'listConnections', 'listInvites', 'listNotificationEventTopicRoutes']);
     for (const op of operations) {
       assert.ok((op.security ?? doc.security).some((s: Record<string, string[]>) => 'APIKeyHeader' in s), op.operationId);
     }

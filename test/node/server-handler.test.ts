@@ -99,6 +99,39 @@ describe('createConnectHandler against the emulator', () => {
       assert.equal(answer.messageOrigin, new URL(baseUrl).origin);
     });
 
+    it('lists the caller group\'s connections, newest first, by provider, without credentials', async () => {
+      const hubspot = await call(handler, '/api/connect/connections?provider=hubspot', { user: 'ada' });
+      assert.equal(hubspot.status, 200);
+      assert.deepEqual((await hubspot.json()).map((c: { id: string }) => c.id), ['conn_demo']);
+
+      // A newer connection of group acme, to notion, through the emulator's consent page.
+      const answer = await (await call(handler, '/api/connect/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'notion' } })).json();
+      const post = await fetch(answer.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'decision=allow',
+        redirect: 'manual',
+      });
+      assert.equal(post.status, 303);
+      const id = emulator.state.consents.find((s) => answer.url.endsWith(s.id))!.resultConnectionId!;
+
+      const all = await (await call(handler, '/api/connect/connections', { user: 'ada' })).json();
+      assert.equal(all[0].id, id, 'newest first');
+      assert.ok(all.some((c: { id: string }) => c.id === 'conn_demo'));
+      for (const connection of all) {
+        assert.equal(connection.oauth2AuthorizationCode, undefined);
+        assert.equal(connection.apiKey, undefined);
+        assert.equal(connection.group.groupRef, 'acme');
+      }
+      const notion = await (await call(handler, '/api/connect/connections?provider=notion', { user: 'ada' })).json();
+      assert.deepEqual(notion.map((c: { id: string }) => c.id), [id]);
+      // Another group sees none of acme's connections.
+      assert.deepEqual(await (await call(handler, '/api/connect/connections?provider=hubspot', { user: 'otto' })).json(), []);
+      assert.ok((await (await call(handler, '/api/connect/connections', { user: 'otto' })).json()).every((c: { group: { groupRef: string } }) => c.group.groupRef === 'other'));
+      await problem(await call(handler, '/api/connect/connections?provider=hubspot'), 401);
+      await problem(await call(handler, '/api/connect/connections?provider=', { user: 'ada' }), 400);
+    });
+
     it('serves under any prefix', async () => {
       for (const prefix of ['', '/connect', '/a/b/c']) {
         const response = await call(handler, `${prefix}/connections/conn_demo`, { user: 'ada' });

@@ -1,4 +1,5 @@
-// Problem Details (RFC 9457) answers, shared by the handler and the emulator.
+// Problem Details (RFC 9457) answers and JSON bodies with limits: the HTTP pieces
+// shared by the host handler (src/server) and the emulator (src/emulator), owned by neither.
 import { PROBLEM_CONTENT_TYPE, statusTitle } from '../api/problem.js';
 import type { Problem } from '../api/types.js';
 
