@@ -25,7 +25,7 @@ import { createPlatformClient } from '../src/api/index.js';
 import { createEmulator } from '../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../src/server/index.js';
 // @ts-expect-error plain ES module without types
-import { bundle } from './bundle.mjs';
+import { bundle, bundleLitBaseline, LIT_BASELINE_NAME } from './bundle.mjs';
 
 const { values } = parseArgs({
   options: { peers: { type: 'boolean', default: false }, flows: { type: 'string', default: '30' } },
@@ -54,8 +54,8 @@ async function minified(contents: string, resolveDir: string, external: string[]
 
 const element: Uint8Array = await bundle({ write: true });
 rows.push(['size: <connect-provider> (lit included), min / gzip', `${element.length} B`, `${gzip(element)} B (${kb(gzip(element))})`]);
-const lit = await minified("export { LitElement, html, css, nothing } from 'lit';", process.cwd());
-rows.push(['size: lit baseline (LitElement, html, css, nothing)', `${lit.length} B`, `${gzip(lit)} B (${kb(gzip(lit))})`]);
+const lit: Uint8Array = await bundleLitBaseline();
+rows.push([`size: ${LIT_BASELINE_NAME}`, `${lit.length} B`, `${gzip(lit)} B (${kb(gzip(lit))})`]);
 
 if (values.peers) {
   const dir = join(process.cwd(), 'node_modules', '.cache', 'bench-peers');
