@@ -30,8 +30,9 @@ function processTable() {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       // "pid (comm) state ppid pgrp session ...": comm may hold spaces, so split after its ')'.
-      const [, ppid, , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      table.set(Number(entry), [Number(ppid), Number(session)]);
+      const [state, ppid, , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // A zombie has ended already (it waits for a parent to reap it, which PID 1 of a container may never do).
+      if (state !== 'Z') table.set(Number(entry), [Number(ppid), Number(session)]);
     } catch {
       // the process ended while we read
     }
@@ -96,11 +97,12 @@ function run(command, args, { env = {}, limitMs }) {
       detached: true,
     });
     current = child;
+    const limit = limitOverride ?? limitMs;
     const timer = setTimeout(() => {
       timedOut = true;
-      console.error(`\n# ${command} ${args.join(' ')}: over its ${limitMs / 1000} s limit, stopping it`);
+      console.error(`\n# ${command} ${args.join(' ')}: over its ${limit / 1000} s limit, stopping it`);
       stopTree(child);
-    }, limitOverride ?? limitMs);
+    }, limit);
     child.stdout.on('data', (chunk) => {
       output += chunk;
       process.stdout.write(chunk);
