@@ -13,6 +13,7 @@ import { defaultReporter } from '@web/test-runner';
 import { testMiddleware } from './test/browser/server/middleware.ts';
 import { reactAsEsm } from './test/browser/server/react-esm.mjs';
 import { bundle } from './scripts/bundle.mjs';
+import { browserPaths } from './scripts/browsers.mjs';
 
 // The self-contained bundle, for the test that loads it twice in a page.
 await bundle({ write: true });
@@ -38,28 +39,47 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => process.exit(130));
 }
 
-// MiniBrowser needs a display: start a private Xvfb when none is set.
+// MiniBrowser needs a display: start a private Xvfb when none is set. A
+// missing program fails with the Debian package to install, not a raw ENOENT.
+function startProgram(path, args, stdio, packageName) {
+  const child = spawn(path, args, { stdio });
+  children.push(child);
+  const failed = new Promise((_, reject) => {
+    child.on('error', (error) => {
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(`${path} is missing: install Debian's ${packageName} (apt-get install -y --no-install-recommends ${packageName}); npm test does it when run as root`)
+          : error,
+      );
+    });
+    child.on('exit', (code, signal) => reject(new Error(`${path} exited (${signal ?? code}) before it was ready`)));
+  });
+  failed.catch(() => {});
+  return { child, failed };
+}
+
 async function ensureDisplay() {
   if (process.env.DISPLAY) return;
-  const xvfb = spawn('Xvfb', ['-displayfd', '1', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  children.push(xvfb);
-  const display = await new Promise((resolve, reject) => {
-    xvfb.on('error', reject);
-    xvfb.stdout.once('data', (chunk) => resolve(String(chunk).trim()));
-  });
+  const xvfb = startProgram(browserPaths.xvfb, ['-displayfd', '1', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], ['ignore', 'pipe', 'ignore'], 'xvfb xauth');
+  const ready = new Promise((resolve) => xvfb.child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
+  const display = await Promise.race([ready, xvfb.failed, timeLimit(10_000, 'Xvfb gave no display number')]);
   process.env.DISPLAY = `:${display}`;
+}
+
+function timeLimit(ms, message) {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`${message} within ${ms / 1000} s`)), ms).unref());
 }
 
 async function startWebKitDriver() {
   const port = await freePort();
-  const driver = spawn('WebKitWebDriver', [`--port=${port}`], { stdio: 'ignore' });
-  children.push(driver);
+  const driver = startProgram(browserPaths.webkitDriver, [`--port=${port}`], 'ignore', 'webkit2gtk-driver');
+  let failure;
+  driver.failed.catch((error) => (failure = error));
   // Wait until the driver accepts connections.
-  for (let i = 0; i < 100; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false);
-    if (ok) break;
+  const deadline = Date.now() + 10_000;
+  while (!(await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false))) {
+    if (failure) throw failure;
+    if (Date.now() > deadline) throw new Error('WebKitWebDriver did not answer within 10 s');
     await new Promise((r) => setTimeout(r, 100));
   }
   return port;
@@ -71,7 +91,7 @@ if (wanted.includes('chromium')) {
     playwrightLauncher({
       product: 'chromium',
       launchOptions: {
-        executablePath: '/usr/bin/chromium',
+        executablePath: browserPaths.chromium,
         args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       },
     }),
@@ -81,7 +101,7 @@ if (wanted.includes('firefox')) {
   browsers.push(
     chromeLauncher({
       puppeteer,
-      launchOptions: { browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true },
+      launchOptions: { browser: 'firefox', executablePath: browserPaths.firefox, headless: true },
     }),
   );
 }
@@ -98,7 +118,7 @@ if (wanted.includes('webkit')) {
         browserName: 'MiniBrowser',
         'wdio:enforceWebDriverClassic': true,
         'webkitgtk:browserOptions': {
-          binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+          binary: browserPaths.miniBrowser,
           args: ['--automation', '--javascript-can-open-windows-automatically=true'],
         },
       },

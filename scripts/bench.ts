@@ -28,7 +28,7 @@ import { createEmulator } from '../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../src/server/index.js';
 import { installRows } from './bench-install.js';
 // @ts-expect-error plain ES module without types
-import { bundle } from './bundle.mjs';
+import { bundle, bundleLitBaseline, LIT_BASELINE_NAME } from './bundle.mjs';
 import { benchHandler } from './bench-handler.js';
 
 const { values } = parseArgs({
@@ -58,8 +58,8 @@ async function minified(contents: string, resolveDir: string, external: string[]
 
 const element: Uint8Array = await bundle({ write: true });
 rows.push(['size: <connect-provider> (lit included), min / gzip', `${element.length} B`, `${gzip(element)} B (${kb(gzip(element))})`]);
-const lit = await minified("export { LitElement, html, css, nothing } from 'lit';", process.cwd());
-rows.push(['size: lit baseline (LitElement, html, css, nothing)', `${lit.length} B`, `${gzip(lit)} B (${kb(gzip(lit))})`]);
+const lit: Uint8Array = await bundleLitBaseline();
+rows.push([`size: ${LIT_BASELINE_NAME}`, `${lit.length} B`, `${gzip(lit)} B (${kb(gzip(lit))})`]);
 
 if (values.peers) {
   const dir = join(process.cwd(), 'node_modules', '.cache', 'bench-peers');

@@ -5,7 +5,8 @@
 //   dist/connect-provider.js  the self-contained element (lit included, minified)
 //   custom-elements.json   the element's manifest
 //   third-party code inlined so users install only lit's family (see inlineVendored):
-//                          the emulator's ajv + yaml, @lit/react for connect-provider/react
+//                          the emulator's ajv + yaml, the API client's openapi-fetch,
+//                          @lit/react for connect-provider/react
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -30,7 +31,8 @@ console.log('build: dist/ and custom-elements.json written');
 
 /**
  * Inlines third-party runtime code into dist/ so `dependencies` can stay lit's family:
- * dist/emulator/openapi.js gets ajv, ajv-formats and yaml (CommonJS, wrapped by esbuild), and
+ * dist/emulator/openapi.js gets ajv, ajv-formats and yaml (CommonJS, wrapped by esbuild),
+ * dist/api/client.js gets openapi-fetch, and
  * dist/element/react.js gets @lit/react's createComponent (its browser build, and its Node build
  * as react.node.js, chosen by the `node` export condition as @lit/react itself does). Relative
  * imports, lit and react stay external. Licences of what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
@@ -56,6 +58,14 @@ async function inlineVendored() {
       legalComments: 'none', // the licences are in THIRD-PARTY-LICENSES.txt
       // ajv is CommonJS: give its require() of Node built-ins a real require.
       banner: { js: "import { createRequire as __cpCreateRequire } from 'node:module';\nconst require = __cpCreateRequire(import.meta.url);" },
+      plugins: [keepRelative],
+    },
+    {
+      // The API client's openapi-fetch (small, ESM, no Node built-ins): neutral, so the client runs on any runtime.
+      ...common,
+      entryPoints: ['dist/api/client.js'],
+      outfile: 'dist/api/client.js',
+      platform: 'neutral',
       plugins: [keepRelative],
     },
     ...[

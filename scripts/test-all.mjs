@@ -1,68 +1,176 @@
 #!/usr/bin/env node
-// Runs every test suite of the package and ends with one plain line
-// "N passed, N failed" that adds up every runner (CI reads that line).
+// Runs every check and test suite of the package and ends with one plain line
+// "N passed, N failed" that adds up every runner (CI reads that line), and a
+// non-zero exit when anything failed.
 //   node scripts/test-all.mjs            all suites
-//   node scripts/test-all.mjs node       only the Node suites
+//   node scripts/test-all.mjs node       only types, lint, the Node suites and the size check
 //   node scripts/test-all.mjs browser    only the browser suites
 //   node scripts/test-all.mjs e2e        only the end-to-end suite
 //   node scripts/test-all.mjs package    only the packaging suite
 //   node scripts/test-all.mjs types      only the type tests (tsc, vue-tsc, svelte-check, ngc)
+// Before the suites that drive browsers, it installs the missing browsers from
+// Debian's apt (as root on Debian) or stops at once naming the command to run
+// (scripts/browsers.mjs). Each step runs in its own session with a time limit
+// (TEST_STEP_LIMIT_S overrides every limit): a step over its limit, or one
+// that fails, is stopped with everything it started.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureBrowsers } from './browsers.mjs';
 
 const only = process.argv[2];
 const tmp = mkdtempSync(join(tmpdir(), 'connect-provider-test-'));
+const limitOverride = Number(process.env.TEST_STEP_LIMIT_S) * 1000 || undefined;
 
-function run(command, args, env = {}) {
+/** pid -> [ppid, session id] of every process on the machine (Linux /proc). */
+function processTable() {
+  const table = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid pgrp session ...": comm may hold spaces, so split after its ')'.
+      const [state, ppid, , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // A zombie has ended already (it waits for a parent to reap it, which PID 1 of a container may never do).
+      if (state !== 'Z') table.set(Number(entry), [Number(ppid), Number(session)]);
+    } catch {
+      // the process ended while we read
+    }
+  }
+  return table;
+}
+
+/** Every process `pid` started, directly or not, and every process left in its session. */
+function descendants(pid) {
+  const table = processTable();
+  const found = new Set();
+  for (const [p, [, session]] of table) if (session === pid && p !== pid) found.add(p);
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.pop();
+    for (const [p, [ppid]] of table) {
+      if (ppid === parent && !found.has(p)) {
+        found.add(p);
+        queue.push(p);
+      }
+    }
+  }
+  return [...found];
+}
+
+function commandName(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return String(pid);
+  }
+}
+
+function kill(pids, signal) {
+  for (const p of pids) {
+    try {
+      process.kill(p, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+let current;
+
+/** Stops a step's process and everything it started: SIGTERM, then SIGKILL after 5 s. */
+async function stopTree(child) {
+  const pids = [child.pid, ...descendants(child.pid)];
+  kill(pids, 'SIGTERM');
+  await new Promise((r) => setTimeout(r, 5000).unref());
+  kill([...pids, ...descendants(child.pid)], 'SIGKILL');
+}
+
+function run(command, args, { env = {}, limitMs }) {
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let timedOut = false;
+    // detached: the step leads its own session, so what it leaves behind can be found and stopped.
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    current = child;
+    const limit = limitOverride ?? limitMs;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`\n# ${command} ${args.join(' ')}: over its ${limit / 1000} s limit, stopping it`);
+      stopTree(child);
+    }, limit);
     child.stdout.on('data', (chunk) => {
       output += chunk;
       process.stdout.write(chunk);
     });
     child.stderr.on('data', (chunk) => process.stderr.write(chunk));
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ code: 1, output: String(error), timedOut });
+    });
+    child.on('close', async (code) => {
+      clearTimeout(timer);
+      current = undefined;
+      // Anything still running in the step's session a second later (a server, Xvfb, a driver) was leaked: stop it.
+      // (Helpers such as esbuild's service end on their own just after their parent.)
+      await new Promise((r) => setTimeout(r, 1000));
+      const leftovers = descendants(child.pid);
+      if (leftovers.length > 0) {
+        const names = leftovers.map(commandName).join(', ');
+        console.error(`# ${command} ${args.join(' ')} left ${names} running: stopping it`);
+        kill(leftovers, 'SIGKILL');
+      }
+      resolve({ code: code ?? 1, output, timedOut });
+    });
   });
 }
 
 const steps = [];
 
 /** A suite run by Node's test runner with the spec reporter, counted from its summary. */
-function nodeTestStep(name, script) {
+function nodeTestStep(name, script, limitMs) {
   return {
     name,
     async run() {
-      const { code, output } = await run('npm', ['run', '--silent', script]);
+      const { code, output, timedOut } = await run('npm', ['run', '--silent', script], { limitMs });
       const passed = Number(/^\S* ?pass (\d+)$/m.exec(output)?.[1] ?? 0);
       const failed = Number(/^\S* ?fail (\d+)$/m.exec(output)?.[1] ?? 0);
-      // A crash before the summary still counts as a failure.
-      return { passed, failed: code !== 0 && failed === 0 ? 1 : failed };
+      // A crash before the summary, or a stop at the time limit, still counts as a failure.
+      return { passed, failed: (code !== 0 || timedOut) && failed === 0 ? 1 : failed, timedOut };
     },
   };
 }
 
 /** A command that passes or fails as one check. */
-function checkStep(name, command, args) {
+function checkStep(name, command, args, limitMs) {
   return {
     name,
     async run() {
-      const { code } = await run(command, args);
-      return { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
+      const { code, timedOut } = await run(command, args, { limitMs });
+      const ok = code === 0 && !timedOut;
+      return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, timedOut };
     },
   };
 }
 
+const MINUTE = 60_000;
+
 if (!only || only === 'node') {
-  steps.push(checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']));
-  steps.push(nodeTestStep('node tests', 'test:node'));
-  steps.push(checkStep('bundle size', 'node', ['scripts/size.mjs']));
+  steps.push(checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], 5 * MINUTE));
+  steps.push(
+    checkStep('lint (eslint, lit-analyzer, prettier --check)', 'npm', ['run', '--silent', 'lint'], 5 * MINUTE),
+  );
+  steps.push(nodeTestStep('node tests', 'test:node', 10 * MINUTE));
+  steps.push(checkStep('bundle size', 'node', ['scripts/size.mjs'], 2 * MINUTE));
 }
 
 if (!only || only === 'types') {
-  steps.push(nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types'));
+  steps.push(nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types', 10 * MINUTE));
 }
 
 if (!only || only === 'browser') {
@@ -70,37 +178,71 @@ if (!only || only === 'browser') {
     name: 'browser tests',
     async run() {
       const file = join(tmp, 'wtr.json');
-      const { code } = await run('npm', ['run', '--silent', 'test:browser'], { WTR_SUMMARY_FILE: file });
+      const { code, timedOut } = await run('npm', ['run', '--silent', 'test:browser'], {
+        env: { WTR_SUMMARY_FILE: file },
+        limitMs: 20 * MINUTE,
+      });
       let totals = { passed: 0, failed: 0 };
       try {
         totals = JSON.parse(readFileSync(file, 'utf8'));
       } catch {
         // no summary: the runner died before reporting
       }
-      return { passed: totals.passed, failed: code !== 0 && totals.failed === 0 ? 1 : totals.failed };
+      return {
+        passed: totals.passed,
+        failed: (code !== 0 || timedOut) && totals.failed === 0 ? 1 : totals.failed,
+        timedOut,
+      };
     },
   });
 }
 
 if (!only || only === 'e2e') {
-  steps.push(nodeTestStep('end-to-end (demo, Playwright)', 'test:e2e'));
+  steps.push(nodeTestStep('end-to-end (demo, Playwright)', 'test:e2e', 5 * MINUTE));
 }
 
 if (!only || only === 'package') {
-  steps.push(nodeTestStep('package (pack, install, import, load)', 'test:package'));
+  steps.push(nodeTestStep('package (pack, install, import, load)', 'test:package', 10 * MINUTE));
 }
 
 let passed = 0;
 let failed = 0;
 const lines = [];
+
+function finish(code) {
+  rmSync(tmp, { recursive: true, force: true });
+  console.log('');
+  for (const line of lines) console.log(`# ${line}`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(code ?? (failed === 0 && passed > 0 ? 0 : 1));
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, async () => {
+    if (current) await stopTree(current);
+    lines.push(`stopped by ${signal}`);
+    failed += 1;
+    finish(130);
+  });
+}
+
+// The suites that drive browsers need them installed first; without them, stop at once.
+if (!only || ['browser', 'e2e', 'package'].includes(only)) {
+  if (!ensureBrowsers()) {
+    failed += 1;
+    lines.push('set-up: browsers missing (see the command above)');
+    finish();
+  }
+}
+
 for (const step of steps) {
+  const started = Date.now();
   const result = await step.run();
   passed += result.passed;
   failed += result.failed;
-  lines.push(`${step.name}: ${result.passed} passed, ${result.failed} failed`);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  lines.push(
+    `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''})`,
+  );
 }
-rmSync(tmp, { recursive: true, force: true });
-console.log('');
-for (const line of lines) console.log(`# ${line}`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish();

@@ -1,13 +1,18 @@
-// A typed client for the platform's 13 operations (openapi.yaml), for
+// A typed client for the platform's operations (openapi.yaml), for
 // server-side code: it holds the API key, so it never belongs in a browser.
+// Requests go through openapi-fetch over the generated `paths` (schema.ts): a
+// wrong path, parameter or body is a compile error, and answers are typed
+// without casts. Retries, time-outs and Problem Details are this file's.
+import createClient from 'openapi-fetch';
+import type { paths } from './schema.js';
 import type {
   Connection,
   CreateNotificationEventTopicRouteRequest,
   CreateProjectRequest,
   Destination,
   GetConnectionQuery,
-  ListConnectionsQuery,
   Invite,
+  ListConnectionsQuery,
   ListNotificationEventTopicRoutesQuery,
   ListTopicDestinationRoutesQuery,
   NotificationEventTopicRoute,
@@ -105,16 +110,18 @@ export interface PlatformClient {
   ): Promise<NotificationEventTopicRoute[]>;
 }
 
-type Answer = 'json' | 'url' | 'none';
+const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, minDelayMs: 250, maxDelayMs: 5000, maxRetryAfterMs: 30000 };
 
-interface RequestSpec {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** Path below the server's /v1, with parameters already encoded. */
-  path: string;
-  query?: Record<string, string | number | boolean | undefined>;
-  body?: unknown;
-  server?: 'base' | 'search';
-  answer: Answer;
+/** What one attempt hands to openapi-fetch: its time-out signal and the fetch that turns error statuses into ProblemErrors. */
+interface AttemptInit {
+  signal: AbortSignal;
+  fetch: (request: Request) => Promise<Response>;
+}
+
+/** One operation as the retry loop sees it. */
+interface Operation<T> {
+  /** Sends one attempt through openapi-fetch and reads its 2xx answer. */
+  call: (init: AttemptInit) => Promise<T>;
   /**
    * Whether a request that may have reached the server can be sent again
    * (network error, time-out). 429 and 503 are retried for every operation:
@@ -123,13 +130,12 @@ interface RequestSpec {
   idempotent: boolean;
 }
 
-const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, minDelayMs: 250, maxDelayMs: 5000, maxRetryAfterMs: 30000 };
-
+/** Checks a path parameter before anything is sent (openapi-fetch encodes it). */
 function segment(value: string, name: string): string {
   if (typeof value !== 'string' || value === '') {
     throw new TypeError(`connect-provider: ${name} must be a non-empty string`);
   }
-  return encodeURIComponent(value);
+  return value;
 }
 
 function trimBase(url: string, name: string): string {
@@ -153,65 +159,65 @@ function isRetryableProblem(error: ProblemError): boolean {
 export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
   const baseUrl = trimBase(options.baseUrl, 'baseUrl');
   const searchUrl = options.searchUrl === undefined ? undefined : trimBase(options.searchUrl, 'searchUrl');
-  const hasKey = typeof options.apiKey === 'string' && options.apiKey !== '';
-  const hasToken = typeof options.accessToken === 'string' && options.accessToken !== '';
-  if (hasKey === hasToken) {
+  const apiKey = typeof options.apiKey === 'string' && options.apiKey !== '' ? options.apiKey : undefined;
+  const accessToken =
+    typeof options.accessToken === 'string' && options.accessToken !== '' ? options.accessToken : undefined;
+  if ((apiKey === undefined) === (accessToken === undefined)) {
     throw new TypeError('connect-provider: give exactly one of apiKey and accessToken');
   }
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new TypeError('connect-provider: no fetch available; pass options.fetch');
   const timeoutMs = options.timeoutMs ?? 15000;
   const retry = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
-  const authHeaders: Record<string, string> = hasKey
-    ? { 'x-api-key': options.apiKey! }
-    : { authorization: `Bearer ${options.accessToken!}` };
+  const api = createClient<paths>({
+    baseUrl,
+    headers: {
+      accept: 'application/json, application/problem+json, text/plain',
+      ...(apiKey !== undefined ? { 'x-api-key': apiKey } : { authorization: `Bearer ${accessToken}` }),
+    },
+  });
 
-  function buildUrl(spec: RequestSpec): string {
-    let root = baseUrl;
-    if (spec.server === 'search') {
-      if (!searchUrl) throw new TypeError('connect-provider: searchRecords needs the searchUrl option');
-      root = searchUrl;
-    }
-    const url = new URL(root + spec.path);
-    for (const [key, value] of Object.entries(spec.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    return url.href;
-  }
-
-  async function attempt(url: string, spec: RequestSpec, signal?: AbortSignal): Promise<unknown> {
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json, text/plain', ...authHeaders };
-    let body: string | undefined;
-    if (spec.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(spec.body);
-    }
+  async function attempt<T>(operation: Operation<T>, signal?: AbortSignal): Promise<T> {
     const timeout = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let response: Response;
+    let sent: Request | undefined;
+    const init: AttemptInit = {
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      fetch: async (request) => {
+        sent = request;
+        const response = await fetchImpl(request);
+        if (!response.ok) throw await problemFromResponse(response);
+        return response;
+      },
+    };
     try {
-      response = await fetchImpl(url, { method: spec.method, headers, body, signal: combined });
-      if (!response.ok) throw await problemFromResponse(response);
-      return await readAnswer(response, spec.answer);
+      return await operation.call(init);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (error instanceof ProblemError || error instanceof PlatformRequestError) throw error;
-      if (timeout.aborted) {
-        throw new PlatformRequestError('timeout', `${spec.method} ${url} got no answer within ${timeoutMs} ms`, { cause: error });
+      if (
+        error instanceof ProblemError ||
+        error instanceof PlatformRequestError ||
+        (error instanceof TypeError && !sent)
+      ) {
+        throw error;
       }
-      throw new PlatformRequestError('network', `${spec.method} ${url} failed: ${(error as Error)?.message ?? error}`, {
-        cause: error,
-      });
+      const request = sent ? `${sent.method} ${sent.url}` : 'the request';
+      if (error instanceof SyntaxError) {
+        throw new PlatformRequestError('invalid_response', `the answer to ${request} is not JSON`, { cause: error });
+      }
+      if (timeout.aborted) {
+        throw new PlatformRequestError('timeout', `${request} got no answer within ${timeoutMs} ms`, { cause: error });
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PlatformRequestError('network', `${request} failed: ${reason}`, { cause: error });
     }
   }
 
-  async function send(spec: RequestSpec, callOptions: CallOptions = {}): Promise<unknown> {
-    const url = buildUrl(spec);
+  async function send<T>(operation: Operation<T>, callOptions: CallOptions = {}): Promise<T> {
     const { signal } = callOptions;
     for (let attemptNo = 0; ; attemptNo++) {
       if (signal?.aborted) throw signal.reason;
       try {
-        return await attempt(url, spec, signal);
+        return await attempt(operation, signal);
       } catch (error) {
         if (attemptNo >= retry.retries) throw error;
         let wait: number | undefined;
@@ -222,7 +228,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
             wait = error.retryAfterMs;
           }
         } else if (error instanceof PlatformRequestError) {
-          if (error.code === 'invalid_response' || !spec.idempotent) throw error;
+          if (error.code === 'invalid_response' || !operation.idempotent) throw error;
         } else {
           throw error;
         }
@@ -231,96 +237,249 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }
   }
 
-  const project = (p: ProjectParams) => `/projects/${segment(p.projectIdOrName, 'projectIdOrName')}`;
+  const project = (p: ProjectParams) => segment(p.projectIdOrName, 'projectIdOrName');
 
   return {
     async listInvites(params, o) {
-      return (await send({ method: 'GET', path: `/orgs/${segment(params.orgId, 'orgId')}/invites`, answer: 'json', idempotent: true }, o)) as Invite[];
+      const path = { orgId: segment(params.orgId, 'orgId') };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) => json(await api.GET('/orgs/{orgId}/invites', { params: { path }, ...init })),
+        },
+        o,
+      );
     },
     async oauthConnect(body, o) {
-      return (await send({ method: 'POST', path: '/oauth-connect', body, answer: 'url', idempotent: true }, o)) as string;
+      return send(
+        {
+          idempotent: true,
+          call: async (init) => url(await api.POST('/oauth-connect', { body, parseAs: 'text', ...init })),
+        },
+        o,
+      );
     },
     async oauthUpdate(params, o) {
-      const path = `${project(params)}/connections/${segment(params.connectionId, 'connectionId')}:oauth-update`;
-      return (await send({ method: 'PATCH', path, answer: 'url', idempotent: true }, o)) as string;
+      const path = { projectIdOrName: project(params), connectionId: segment(params.connectionId, 'connectionId') };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            url(
+              await api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
+                params: { path },
+                parseAs: 'text',
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
     async createProject(body, o) {
-      return (await send({ method: 'POST', path: '/projects', body, answer: 'json', idempotent: false }, o)) as Project;
+      return send({ idempotent: false, call: async (init) => json(await api.POST('/projects', { body, ...init })) }, o);
     },
     async getConnection(params, o) {
-      const path = `${project(params)}/connections/${segment(params.connectionId, 'connectionId')}`;
-      const query = { includeCreds: params.includeCreds, includeRefreshToken: params.includeRefreshToken, refresh: params.refresh };
-      return (await send({ method: 'GET', path, query, answer: 'json', idempotent: true }, o)) as Connection;
+      const path = { projectIdOrName: project(params), connectionId: segment(params.connectionId, 'connectionId') };
+      const query = {
+        includeCreds: params.includeCreds,
+        includeRefreshToken: params.includeRefreshToken,
+        refresh: params.refresh,
+      };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(
+              await api.GET('/projects/{projectIdOrName}/connections/{connectionId}', {
+                params: { path, query },
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
     async listConnections(params, o) {
+      const path = { projectIdOrName: project(params) };
       const query = { provider: params.provider, groupRef: params.groupRef, consumerRef: params.consumerRef };
-      return (await send({ method: 'GET', path: `${project(params)}/connections`, query, answer: 'json', idempotent: true }, o)) as Connection[];
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(await api.GET('/projects/{projectIdOrName}/connections', { params: { path, query }, ...init })),
+        },
+        o,
+      );
     },
     async listDestinations(params, o) {
-      return (await send({ method: 'GET', path: `${project(params)}/destinations`, answer: 'json', idempotent: true }, o)) as Destination[];
+      const path = { projectIdOrName: project(params) };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(await api.GET('/projects/{projectIdOrName}/destinations', { params: { path }, ...init })),
+        },
+        o,
+      );
     },
     async deleteDestination(params, o) {
-      const path = `${project(params)}/destinations/${segment(params.destination, 'destination')}`;
-      await send({ method: 'DELETE', path, answer: 'none', idempotent: true }, o);
+      const path = { projectIdOrName: project(params), destination: segment(params.destination, 'destination') };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            none(
+              await api.DELETE('/projects/{projectIdOrName}/destinations/{destination}', {
+                params: { path },
+                parseAs: 'stream',
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
     async deleteIntegration(params, o) {
-      const path = `${project(params)}/integrations/${segment(params.integrationId, 'integrationId')}`;
-      await send({ method: 'DELETE', path, answer: 'none', idempotent: true }, o);
+      const path = { projectIdOrName: project(params), integrationId: segment(params.integrationId, 'integrationId') };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            none(
+              await api.DELETE('/projects/{projectIdOrName}/integrations/{integrationId}', {
+                params: { path },
+                parseAs: 'stream',
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
     async deleteTopic(params, o) {
-      await send({ method: 'DELETE', path: `${project(params)}/topics/${segment(params.topicId, 'topicId')}`, answer: 'none', idempotent: true }, o);
+      const path = { projectIdOrName: project(params), topicId: segment(params.topicId, 'topicId') };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            none(
+              await api.DELETE('/projects/{projectIdOrName}/topics/{topicId}', {
+                params: { path },
+                parseAs: 'stream',
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
     async searchRecords(params, o) {
-      const path = `${project(params)}/integrations/${segment(params.integrationId, 'integrationId')}`;
-      const spec: RequestSpec = {
-        method: 'POST', path, server: 'search', query: { groupRef: params.groupRef }, body: params.body, answer: 'json', idempotent: true,
-      };
-      return (await send(spec, o)) as SearchResult;
+      const path = { projectIdOrName: project(params), integrationId: segment(params.integrationId, 'integrationId') };
+      if (!searchUrl) throw new TypeError('connect-provider: searchRecords needs the searchUrl option');
+      const request = { baseUrl: searchUrl, params: { path, query: { groupRef: params.groupRef } }, body: params.body };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(await api.POST('/projects/{projectIdOrName}/integrations/{integrationId}', { ...request, ...init })),
+        },
+        o,
+      );
     },
     async listTopicDestinationRoutes(params, o) {
+      const path = { projectIdOrName: project(params) };
       const query = { topicId: params.topicId, destinationId: params.destinationId };
-      const path = `${project(params)}/topic-destination-routes`;
-      return (await send({ method: 'GET', path, query, answer: 'json', idempotent: true }, o)) as TopicDestinationRoute[];
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(
+              await api.GET('/projects/{projectIdOrName}/topic-destination-routes', {
+                params: { path, query },
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
     async createNotificationEventTopicRoute(params, o) {
-      const path = `${project(params)}/notification-event-topic-routes`;
-      return (await send({ method: 'POST', path, body: params.body, answer: 'json', idempotent: false }, o)) as NotificationEventTopicRoute;
+      const path = { projectIdOrName: project(params) };
+      return send(
+        {
+          idempotent: false,
+          call: async (init) =>
+            json(
+              await api.POST('/projects/{projectIdOrName}/notification-event-topic-routes', {
+                params: { path },
+                body: params.body,
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
     async listNotificationEventTopicRoutes(params, o) {
+      const path = { projectIdOrName: project(params) };
       const query = { topicId: params.topicId, eventType: params.eventType };
-      const path = `${project(params)}/notification-event-topic-routes`;
-      return (await send({ method: 'GET', path, query, answer: 'json', idempotent: true }, o)) as NotificationEventTopicRoute[];
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(
+              await api.GET('/projects/{projectIdOrName}/notification-event-topic-routes', {
+                params: { path, query },
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
     },
   };
 }
 
-/**
- * Reads a 2xx answer. `url` answers come as a JSON string (the spec) or as
- * text/plain (the real service): both are accepted.
- */
-async function readAnswer(response: Response, answer: Answer): Promise<unknown> {
-  if (answer === 'none') {
-    await response.body?.cancel();
-    return undefined;
-  }
-  const text = await response.text();
-  const contentType = response.headers.get('content-type') ?? '';
-  const isJson = /\bjson\b/i.test(contentType);
-  if (answer === 'url') {
-    let url: unknown = text.trim();
-    if (isJson) url = parseJson(text, response);
-    if (typeof url !== 'string' || url === '') {
-      throw new PlatformRequestError('invalid_response', `expected a URL from ${response.url || 'the platform'}, got ${text.slice(0, 100)}`);
-    }
-    return url;
-  }
-  return parseJson(text, response);
+/** A 2xx answer as openapi-fetch returns it (error statuses never get here: the attempt's fetch throws them). */
+interface Answer<T> {
+  data?: T;
+  response: Response;
 }
 
-function parseJson(text: string, response: Response): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new PlatformRequestError('invalid_response', `the answer of ${response.url || 'the platform'} is not JSON`, { cause: error });
+/** A JSON answer: an empty body is no answer. */
+function json<T>({ data, response }: Answer<T>): T {
+  if (data === undefined) {
+    throw new PlatformRequestError('invalid_response', `the answer of ${response.url || 'the platform'} is empty`);
   }
+  return data;
+}
+
+/** A URL answer: a JSON string (the spec) or text/plain (the real service); both are accepted. */
+function url({ data, response }: Answer<string>): string {
+  const text = data ?? '';
+  let value: unknown = text.trim();
+  if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new PlatformRequestError(
+        'invalid_response',
+        `the answer of ${response.url || 'the platform'} is not JSON`,
+        { cause: error },
+      );
+    }
+  }
+  if (typeof value !== 'string' || value === '') {
+    throw new PlatformRequestError(
+      'invalid_response',
+      `expected a URL from ${response.url || 'the platform'}, got ${text.slice(0, 100)}`,
+    );
+  }
+  return value;
+}
+
+/** An answer without content: its body, if any, is discarded. */
+async function none({ data }: Answer<ReadableStream | null>): Promise<void> {
+  await data?.cancel();
 }

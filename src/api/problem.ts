@@ -96,8 +96,19 @@ export class PlatformRequestError extends PlatformError {
 }
 
 const STRING_FIELDS = [
-  'type', 'href', 'title', 'detail', 'instance', 'subsystem', 'time', 'requestId',
-  'remedy', 'supportEmail', 'supportPhone', 'supportUrl', 'retryAfter',
+  'type',
+  'href',
+  'title',
+  'detail',
+  'instance',
+  'subsystem',
+  'time',
+  'requestId',
+  'remedy',
+  'supportEmail',
+  'supportPhone',
+  'supportUrl',
+  'retryAfter',
 ] as const;
 const FIELDS = [...STRING_FIELDS, 'status', 'causes', 'retryable', 'context', 'issues'] as const;
 
@@ -162,13 +173,15 @@ export async function problemFromResponse(response: Response): Promise<ProblemEr
     if (body === undefined && text.trim()) problem.detail = text.trim().slice(0, MAX_TEXT_DETAIL);
   } else {
     problem = normalizeProblem(undefined, response.status);
-    const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+    const plain = text
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (plain) problem.detail = plain.slice(0, MAX_TEXT_DETAIL);
   }
   // The HTTP status is the truth; a body claiming another one is kept in `problem` only.
   problem.status = response.status;
   if (!problem.title) problem.title = statusTitle(response.status);
-  const retryAfterMs =
-    parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter);
+  const retryAfterMs = parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter);
   return new ProblemError(problem, retryAfterMs);
 }

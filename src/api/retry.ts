@@ -13,7 +13,11 @@ export interface BackoffOptions {
  * [baseMs * 2^attempt / 2, baseMs * 2^attempt], capped at maxMs. Half of the
  * window stays fixed so a retry is never immediate.
  */
-export function backoffDelay(attempt: number, { baseMs, maxMs }: BackoffOptions, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  { baseMs, maxMs }: BackoffOptions,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -32,7 +32,9 @@ export type ProblemIssue = Schemas['ProblemIssue'];
 /** The query options of get-connection (includeCreds, includeRefreshToken, refresh). */
 export type GetConnectionQuery = NonNullable<operations['getConnection']['parameters']['query']>;
 export type ListConnectionsQuery = NonNullable<operations['listConnections']['parameters']['query']>;
-export type ListTopicDestinationRoutesQuery = NonNullable<operations['listTopicDestinationRoutes']['parameters']['query']>;
+export type ListTopicDestinationRoutesQuery = NonNullable<
+  operations['listTopicDestinationRoutes']['parameters']['query']
+>;
 export type ListNotificationEventTopicRoutesQuery = NonNullable<
   operations['listNotificationEventTopicRoutes']['parameters']['query']
 >;

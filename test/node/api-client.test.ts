@@ -48,7 +48,8 @@ describe('createPlatformClient', () => {
       },
       {
         name: 'oauthConnect',
-        call: (c) => c.oauthConnect({ projectId: 'proj_demo', provider: 'salesforce', groupRef: 'acme', consumerRef: 'u1' }),
+        call: (c) =>
+          c.oauthConnect({ projectId: 'proj_demo', provider: 'salesforce', groupRef: 'acme', consumerRef: 'u1' }),
         method: 'POST',
         path: '/v1/oauth-connect',
         body: { projectId: 'proj_demo', provider: 'salesforce', groupRef: 'acme', consumerRef: 'u1' },
@@ -90,7 +91,13 @@ describe('createPlatformClient', () => {
       },
       {
         name: 'listConnections with its three filters (beyond the seed)',
-        call: (c) => c.listConnections({ projectIdOrName: 'proj_demo', provider: 'hubspot', groupRef: 'acme', consumerRef: 'u-1' }),
+        call: (c) =>
+          c.listConnections({
+            projectIdOrName: 'proj_demo',
+            provider: 'hubspot',
+            groupRef: 'acme',
+            consumerRef: 'u-1',
+          }),
         method: 'GET',
         path: '/v1/projects/proj_demo/connections',
         query: { provider: 'hubspot', groupRef: 'acme', consumerRef: 'u-1' },
@@ -156,7 +163,12 @@ describe('createPlatformClient', () => {
       },
       {
         name: 'listTopicDestinationRoutes with filters',
-        call: (c) => c.listTopicDestinationRoutes({ projectIdOrName: 'proj_demo', topicId: 'topic_main', destinationId: 'dest_webhook' }),
+        call: (c) =>
+          c.listTopicDestinationRoutes({
+            projectIdOrName: 'proj_demo',
+            topicId: 'topic_main',
+            destinationId: 'dest_webhook',
+          }),
         method: 'GET',
         path: '/v1/projects/proj_demo/topic-destination-routes',
         query: { topicId: 'topic_main', destinationId: 'dest_webhook' },
@@ -178,7 +190,12 @@ describe('createPlatformClient', () => {
       },
       {
         name: 'listNotificationEventTopicRoutes with filters',
-        call: (c) => c.listNotificationEventTopicRoutes({ projectIdOrName: 'proj_demo', topicId: 'topic_main', eventType: 'connection.error' }),
+        call: (c) =>
+          c.listNotificationEventTopicRoutes({
+            projectIdOrName: 'proj_demo',
+            topicId: 'topic_main',
+            eventType: 'connection.error',
+          }),
         method: 'GET',
         path: '/v1/projects/proj_demo/notification-event-topic-routes',
         query: { topicId: 'topic_main', eventType: 'connection.error' },
@@ -236,7 +253,10 @@ describe('createPlatformClient', () => {
     });
 
     it('refuses options with no credential or with both', () => {
-      assert.throws(() => createPlatformClient({ baseUrl: 'http://x/v1' } as never), /exactly one of apiKey and accessToken/);
+      assert.throws(
+        () => createPlatformClient({ baseUrl: 'http://x/v1' } as never),
+        /exactly one of apiKey and accessToken/,
+      );
       assert.throws(
         () => createPlatformClient({ baseUrl: 'http://x/v1', apiKey: 'a', accessToken: 'b' } as never),
         /exactly one of apiKey and accessToken/,
@@ -251,7 +271,12 @@ describe('createPlatformClient', () => {
     it('needs searchUrl for searchRecords', async () => {
       const noSearch = createPlatformClient({ baseUrl: `${server.url}/v1`, apiKey: 'k' });
       await assert.rejects(
-        noSearch.searchRecords({ projectIdOrName: 'p', integrationId: 'i', groupRef: 'g', body: { objectName: 'o', fieldFilters: [] } }),
+        noSearch.searchRecords({
+          projectIdOrName: 'p',
+          integrationId: 'i',
+          groupRef: 'g',
+          body: { objectName: 'o', fieldFilters: [] },
+        }),
         /searchUrl/,
       );
     });
@@ -292,7 +317,11 @@ describe('createPlatformClient', () => {
     });
 
     it('makes a useful ProblemError from an HTML error page', async () => {
-      next = { status: 502, body: '<html><body><h1>Bad gateway</h1> upstream down</body></html>', headers: { 'content-type': 'text/html' } };
+      next = {
+        status: 502,
+        body: '<html><body><h1>Bad gateway</h1> upstream down</body></html>',
+        headers: { 'content-type': 'text/html' },
+      };
       const error = await createPlatformClient({ baseUrl: `${server.url}/v1`, apiKey: 'k', retry: false })
         .listInvites({ orgId: 'o' })
         .catch((e) => e);
@@ -317,6 +346,30 @@ describe('createPlatformClient', () => {
       const error = await client.listDestinations({ projectIdOrName: 'p' }).catch((e) => e);
       assert.ok(error instanceof PlatformRequestError);
       assert.equal(error.code, 'invalid_response');
+    });
+
+    it('throws invalid_response for an empty 2xx answer where JSON is due', async () => {
+      next = { status: 200, body: '', headers: { 'content-type': 'application/json' } };
+      const error = await client.listInvites({ orgId: 'o' }).catch((e) => e);
+      assert.ok(error instanceof PlatformRequestError);
+      assert.equal(error.code, 'invalid_response');
+      assert.equal(server.requests.length, 1, 'an unreadable answer is not retried');
+    });
+
+    it('throws invalid_response for a JSON URL answer that is not a string', async () => {
+      for (const body of ['{"url":"https://example.test"}', '"https://example.test']) {
+        next = { status: 200, body, headers: { 'content-type': 'application/json' } };
+        const error = await client
+          .oauthConnect({ projectId: 'p', provider: 'x', groupRef: 'g', consumerRef: 'c' })
+          .catch((e) => e);
+        assert.ok(error instanceof PlatformRequestError, body);
+        assert.equal(error.code, 'invalid_response', body);
+      }
+    });
+
+    it('discards the body of a delete answered 200 with content', async () => {
+      next = { status: 200, body: { deleted: true } };
+      assert.equal(await client.deleteTopic({ projectIdOrName: 'p', topicId: 't' }), undefined);
     });
 
     it('throws invalid_response when a URL answer is empty', async () => {
@@ -377,8 +430,10 @@ describe('createPlatformClient', () => {
 
     it('does not wait for a Retry-After longer than maxRetryAfterMs', async () => {
       next = { status: 429, headers: { 'retry-after': '3600' }, body: {} };
-      const error = await client.listDestinations({ projectIdOrName: 'p' }).catch((e) => e);
-      assert.ok(error instanceof ProblemError);
+      // The deadline bounds the test when the rule breaks: the client would otherwise sleep for the hour asked.
+      const deadline = AbortSignal.timeout(2000);
+      const error = await client.listDestinations({ projectIdOrName: 'p' }, { signal: deadline }).catch((e) => e);
+      assert.ok(error instanceof ProblemError, `expected the 429 at once, got ${error}`);
       assert.equal(error.retryAfterMs, 3600_000);
       assert.equal(server.requests.length, 1);
     });
@@ -413,11 +468,26 @@ describe('createPlatformClient', () => {
     });
 
     it('stops at once when the caller aborts, also during a backoff wait', async () => {
-      next = { status: 503, headers: { 'retry-after': '10' }, body: {} };
+      // Retry-After: 2 keeps the test short (at most 3 waits of 2 s) when the abort is ignored.
       const controller = new AbortController();
-      const pending = client.listDestinations({ projectIdOrName: 'p' }, { signal: controller.signal });
-      setTimeout(() => controller.abort(new Error('user left')), 100);
-      await assert.rejects(pending, /user left/);
+      let abortedAt = 0;
+      server.reply = () => {
+        // The caller leaves once the first answer is on its way: the client is then reading it or waiting to retry.
+        setTimeout(() => {
+          abortedAt = Date.now();
+          controller.abort(new Error('user left'));
+        }, 50);
+        return { status: 503, headers: { 'retry-after': '2' }, body: {} };
+      };
+      try {
+        await assert.rejects(
+          client.listDestinations({ projectIdOrName: 'p' }, { signal: controller.signal }),
+          /user left/,
+        );
+      } finally {
+        server.reply = () => next;
+      }
+      assert.ok(Date.now() - abortedAt < 1000, 'rejected when aborted, not after the 2 s wait');
       assert.equal(server.requests.length, 1);
     });
   });

@@ -1,0 +1,62 @@
+// ESLint flat config: the recommended sets of ESLint, typescript-eslint, and,
+// for the element and its browser tests, eslint-plugin-lit and eslint-plugin-wc
+// (as GitHub's elements, Shoelace and the Lit starter do). Formatting is
+// Prettier's job (npm run format), not ESLint's.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import lit from 'eslint-plugin-lit';
+import wc from 'eslint-plugin-wc';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/',
+      'node_modules/',
+      'coverage/',
+      'reports/',
+      '.stryker-tmp/',
+      'custom-elements.json',
+      'src/api/schema.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { ...globals.node } },
+    rules: {
+      // `_name` marks a parameter kept for its position (a listener's signature).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      // Empty catch blocks are written on purpose with a comment saying why.
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'prefer-const': 'error',
+    },
+  },
+  {
+    // Browser code: the element, its tests, the demo's pages.
+    files: ['src/element/**', 'src/index.ts', 'src/connect-provider.ts', 'test/browser/**', 'demo/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['src/element/**/*.ts', 'src/index.ts', 'test/browser/**/*.ts'],
+    ...lit.configs['flat/recommended'],
+  },
+  {
+    files: ['src/element/**/*.ts', 'src/index.ts', 'test/browser/**/*.ts'],
+    ...wc.configs['flat/best-practice'],
+    rules: {
+      ...wc.configs['flat/best-practice'].rules,
+      // LitElement always defines connectedCallback/disconnectedCallback: the guard is for bare HTMLElement subclasses.
+      'wc/guard-super-call': 'off',
+    },
+  },
+  {
+    // Tests use chai's property assertions (`expect(x).to.be.true`).
+    files: ['test/**/*.ts'],
+    rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+);

@@ -1,0 +1,40 @@
+// StrykerJS over the Node code, one area at a time (MUTATE_AREA=api|server|emulator),
+// each with the Node test files that exercise it: the tap runner runs each test
+// file with tsx, per-file coverage picks the files a mutant can fail, and the
+// incremental file re-tests only mutants whose code or tests changed.
+// Run through `npm run mutate [-- api server emulator]` (scripts/mutate.mjs).
+const AREAS = {
+  api: {
+    mutate: ['src/api/**/*.ts', '!src/api/schema.ts', '!src/api/types.ts', '!src/api/index.ts'],
+    tests: ['test/node/api-client.test.ts', 'test/node/mutation-api*.test.ts'],
+  },
+  server: {
+    mutate: ['src/server/**/*.ts', 'src/http/**/*.ts', '!src/server/index.ts'],
+    tests: ['test/node/server-handler*.test.ts', 'test/node/mutation-server*.test.ts'],
+  },
+  emulator: {
+    mutate: ['src/emulator/**/*.ts', '!src/emulator/index.ts'],
+    tests: ['test/node/emulator*.test.ts', 'test/node/openapi.test.ts', 'test/node/mutation-emulator*.test.ts'],
+  },
+};
+
+const area = process.env.MUTATE_AREA ?? 'api';
+if (!AREAS[area]) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREAS).join(', ')}`);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'tap',
+  tap: { testFiles: AREAS[area].tests, nodeArgs: ['--import', 'tsx', '--test-force-exit'], forceBail: true },
+  mutate: AREAS[area].mutate,
+  coverageAnalysis: 'perTest',
+  ignoreStatic: true,
+  incremental: true,
+  incrementalFile: `reports/mutation/${area}-incremental.json`,
+  concurrency: 2,
+  timeoutMS: 10000,
+  reporters: ['clear-text', 'progress', 'json'],
+  jsonReporter: { fileName: `reports/mutation/${area}.json` },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+};
