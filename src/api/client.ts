@@ -11,6 +11,8 @@ import type {
   CreateProjectRequest,
   Destination,
   GetConnectionQuery,
+  GetProjectQuery,
+  Integration,
   Invite,
   ListConnectionsQuery,
   ListNotificationEventTopicRoutesQuery,
@@ -18,6 +20,8 @@ import type {
   NotificationEventTopicRoute,
   OAuthConnectRequest,
   Project,
+  ProviderApp,
+  ProviderInfo,
   SearchRequest,
   SearchResult,
   TopicDestinationRoute,
@@ -75,6 +79,16 @@ export interface PlatformClient {
   createProject(body: CreateProjectRequest, options?: CallOptions): Promise<Project>;
   /** GET /projects/{projectIdOrName}/connections?provider=&groupRef=&consumerRef= (beyond the seed): exact-match filters, oldest first. */
   listConnections(params: ProjectParams & ListConnectionsQuery, options?: CallOptions): Promise<Connection[]>;
+  /** DELETE /projects/{projectIdOrName}/connections/{connectionId} (beyond the seed) */
+  deleteConnection(params: ProjectParams & { connectionId: string }, options?: CallOptions): Promise<void>;
+  /** GET /projects/{projectIdOrName}?includeEntitlements= (beyond the seed) */
+  getProject(params: ProjectParams & GetProjectQuery, options?: CallOptions): Promise<Project>;
+  /** GET /providers/{provider} (beyond the seed; the platform needs no credential for it) */
+  getProvider(params: { provider: string }, options?: CallOptions): Promise<ProviderInfo>;
+  /** GET /projects/{projectIdOrName}/integrations (beyond the seed) */
+  listIntegrations(params: ProjectParams, options?: CallOptions): Promise<Integration[]>;
+  /** GET /projects/{projectIdOrName}/provider-apps (beyond the seed) */
+  listProviderApps(params: ProjectParams, options?: CallOptions): Promise<ProviderApp[]>;
   /** GET /projects/{projectIdOrName}/connections/{connectionId}, with the credential options. */
   getConnection(
     params: ProjectParams & { connectionId: string } & GetConnectionQuery,
@@ -308,6 +322,66 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           idempotent: true,
           call: async (init) =>
             json(await api.GET('/projects/{projectIdOrName}/connections', { params: { path, query }, ...init })),
+        },
+        o,
+      );
+    },
+    async deleteConnection(params, o) {
+      const path = { projectIdOrName: project(params), connectionId: segment(params.connectionId, 'connectionId') };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            none(
+              await api.DELETE('/projects/{projectIdOrName}/connections/{connectionId}', {
+                params: { path },
+                parseAs: 'stream',
+                ...init,
+              }),
+            ),
+        },
+        o,
+      );
+    },
+    async getProject(params, o) {
+      const path = { projectIdOrName: project(params) };
+      const query = { includeEntitlements: params.includeEntitlements };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) => json(await api.GET('/projects/{projectIdOrName}', { params: { path, query }, ...init })),
+        },
+        o,
+      );
+    },
+    async getProvider(params, o) {
+      const path = { provider: segment(params.provider, 'provider') };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) => json(await api.GET('/providers/{provider}', { params: { path }, ...init })),
+        },
+        o,
+      );
+    },
+    async listIntegrations(params, o) {
+      const path = { projectIdOrName: project(params) };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(await api.GET('/projects/{projectIdOrName}/integrations', { params: { path }, ...init })),
+        },
+        o,
+      );
+    },
+    async listProviderApps(params, o) {
+      const path = { projectIdOrName: project(params) };
+      return send(
+        {
+          idempotent: true,
+          call: async (init) =>
+            json(await api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path }, ...init })),
         },
         o,
       );

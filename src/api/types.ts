@@ -12,6 +12,8 @@ export type AuthScheme = Schemas['AuthScheme'];
 export type Group = Schemas['Group'];
 export type Consumer = Schemas['Consumer'];
 export type ProviderApp = Schemas['ProviderApp'];
+export type ProviderInfo = Schemas['ProviderInfo'];
+export type Integration = Schemas['Integration'];
 export type Token = Schemas['Token'];
 export type OAuth2AuthorizationCode = Schemas['OAuth2AuthorizationCode'];
 export type OAuthConnectRequest = Schemas['OAuthConnectRequest'];
@@ -31,6 +33,7 @@ export type ProblemIssue = Schemas['ProblemIssue'];
 
 /** The query options of get-connection (includeCreds, includeRefreshToken, refresh). */
 export type GetConnectionQuery = NonNullable<operations['getConnection']['parameters']['query']>;
+export type GetProjectQuery = NonNullable<operations['getProject']['parameters']['query']>;
 export type ListConnectionsQuery = NonNullable<operations['listConnections']['parameters']['query']>;
 export type ListTopicDestinationRoutesQuery = NonNullable<
   operations['listTopicDestinationRoutes']['parameters']['query']

@@ -138,6 +138,47 @@ describe('createPlatformClient', () => {
         expected: undefined,
       },
       {
+        name: 'deleteConnection (beyond the seed)',
+        call: (c) => c.deleteConnection({ projectIdOrName: 'proj_demo', connectionId: 'conn_1' }),
+        method: 'DELETE',
+        path: '/v1/projects/proj_demo/connections/conn_1',
+        reply: { status: 204 },
+        expected: undefined,
+      },
+      {
+        name: 'getProject with includeEntitlements (beyond the seed)',
+        call: (c) => c.getProject({ projectIdOrName: 'demo', includeEntitlements: true }),
+        method: 'GET',
+        path: '/v1/projects/demo',
+        query: { includeEntitlements: 'true' },
+        reply: { body: { id: 'proj_demo', name: 'demo', appName: 'Demo', orgId: 'org_demo', createTime: '2026-01-01T00:00:00Z' } },
+        expected: { id: 'proj_demo', name: 'demo', appName: 'Demo', orgId: 'org_demo', createTime: '2026-01-01T00:00:00Z' },
+      },
+      {
+        name: 'getProvider (beyond the seed)',
+        call: (c) => c.getProvider({ provider: 'salesforce' }),
+        method: 'GET',
+        path: '/v1/providers/salesforce',
+        reply: { body: { name: 'salesforce', authType: 'oauth2' } },
+        expected: { name: 'salesforce', authType: 'oauth2' },
+      },
+      {
+        name: 'listIntegrations (beyond the seed)',
+        call: (c) => c.listIntegrations({ projectIdOrName: 'proj_demo' }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/integrations',
+        reply: { body: [{ id: 'int_demo', name: 'demo' }] },
+        expected: [{ id: 'int_demo', name: 'demo' }],
+      },
+      {
+        name: 'listProviderApps (beyond the seed)',
+        call: (c) => c.listProviderApps({ projectIdOrName: 'proj_demo' }),
+        method: 'GET',
+        path: '/v1/projects/proj_demo/provider-apps',
+        reply: { body: [{ id: 'app_1', provider: 'slack' }] },
+        expected: [{ id: 'app_1', provider: 'slack' }],
+      },
+      {
         name: 'deleteTopic',
         call: (c) => c.deleteTopic({ projectIdOrName: 'proj_demo', topicId: 'topic_alerts' }),
         method: 'DELETE',
@@ -225,9 +266,9 @@ describe('createPlatformClient', () => {
       });
     }
 
-    it('covers all 13 operations of the spec and the ones beyond it', () => {
+    it('covers all 13 operations of the spec and the six beyond it', () => {
       const names = new Set(cases.map((c) => c.name.split(' ')[0]));
-      assert.equal(names.size, 14);
+      assert.equal(names.size, 19);
       assert.deepEqual(Object.keys(client).sort(), [...names].sort());
     });
 
