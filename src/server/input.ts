@@ -4,6 +4,10 @@
 import { HttpProblem } from '../http/problem.js';
 import { HANDLER_PROBLEM_TYPES } from './upstream.js';
 
+/** Control characters, which no ID or provider name holds. */
+// eslint-disable-next-line no-control-regex -- control characters are what this refuses
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 const HINTS = ['providerWorkspaceRef', 'providerAppId'] as const;
 const IGNORED_HINTS = ['groupRef', 'groupName', 'consumerRef', 'consumerName'] as const;
 export const MAX_FIELD_LENGTH = 512;
@@ -99,7 +103,7 @@ export function decodeConnectionId(raw: string): string {
   } catch {
     throw new HttpProblem({ status: 404, detail: 'no such connection' });
   }
-  if (id === '' || id.length > MAX_FIELD_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) {
+  if (id === '' || id.length > MAX_FIELD_LENGTH || CONTROL.test(id)) {
     throw new HttpProblem({ status: 404, detail: 'no such connection' });
   }
   return id;
@@ -108,7 +112,7 @@ export function decodeConnectionId(raw: string): string {
 /** The optional `provider` query of the list route: absent is any provider, empty or not offered is a 400. */
 export function parseProviderQuery(value: string | null, providers: ReadonlySet<string> | undefined): string | undefined {
   if (value === null) return undefined;
-  if (value.trim() === '' || value.length > MAX_FIELD_LENGTH || /[\u0000-\u001f\u007f]/.test(value)) {
+  if (value.trim() === '' || value.length > MAX_FIELD_LENGTH || CONTROL.test(value)) {
     throw new HttpProblem({
       status: 400,
       type: HANDLER_PROBLEM_TYPES.validation,

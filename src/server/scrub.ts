@@ -87,6 +87,7 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
   const stackRe = /(?:\bat\s+(?:async\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?|\bat\s+(?:async\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
 
   function hide(text: string): string {
+    // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are what this removes
     let out = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
     out = out.replace(urlRe, '[url]').replace(stackRe, ' ');
     // Mark every position a secret covers, then replace each marked run once.

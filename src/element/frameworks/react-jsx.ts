@@ -12,6 +12,7 @@ export type ConnectProviderJSXProps = DetailedHTMLProps<HTMLAttributes<ConnectPr
   ConnectEventHandlers<'on'>;
 
 declare module 'react' {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- React 19 declares JSX as a namespace of its module
   namespace JSX {
     interface IntrinsicElements {
       'connect-provider': ConnectProviderJSXProps;
