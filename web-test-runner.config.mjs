@@ -72,6 +72,8 @@ if (wanted.includes('chromium')) {
       product: 'chromium',
       launchOptions: {
         executablePath: '/usr/bin/chromium',
+        // Playwright turns the popup blocker off by default; the element's tests run with it on, as users have it.
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
         args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       },
     }),
@@ -81,7 +83,13 @@ if (wanted.includes('firefox')) {
   browsers.push(
     chromeLauncher({
       puppeteer,
-      launchOptions: { browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true },
+      // Puppeteer's Firefox profile turns the popup blocker off (dom.disable_open_during_load): turned back on.
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: '/usr/bin/firefox-esr',
+        headless: true,
+        extraPrefsFirefox: { 'dom.disable_open_during_load': true },
+      },
     }),
   );
 }
@@ -99,7 +107,8 @@ if (wanted.includes('webkit')) {
         'wdio:enforceWebDriverClassic': true,
         'webkitgtk:browserOptions': {
           binary: '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
-          args: ['--automation', '--javascript-can-open-windows-automatically=true'],
+          // No --javascript-can-open-windows-automatically: popups open only from a user's click, as in Safari.
+          args: ['--automation'],
         },
       },
     }),
