@@ -123,6 +123,8 @@ export class Flow {
   #pollTimer?: ReturnType<typeof setTimeout>;
   #polling = false;
   #warned = false;
+  /** The backend's clock (Date header) at its first answer: the fallback baseline when it has no list route. */
+  #since = NaN;
 
   #host: FlowHost;
   #config: FlowConfig;
@@ -320,9 +322,12 @@ export class Flow {
     }
   }
 
-  /** The caller's connection changed since the flow began (by the baseline the backend gave then). */
+  /**
+   * The caller's connection changed since the flow began: judged against what the backend listed then, or,
+   * without that list, against the backend's own clock at its first answer (never the browser's clock).
+   */
   #isNew(connection: Connection, known: Map<string, string> | undefined): boolean {
-    return !!known && known.get(connection.id) !== stamp(connection);
+    return known ? known.get(connection.id) !== stamp(connection) : Date.parse(stamp(connection)) >= this.#since;
   }
 
   /** The flow's connection is known: verify it, polling quickly at first. */
@@ -405,8 +410,8 @@ export class Flow {
       if (this.state !== 'authorizing') return this.#pollSoon(0);
       const found = ([] as Connection[]).concat(answer as Connection).find((c) => c && this.#isNew(c, known));
       if (found) this.#found(found.id, withoutCredentials(found));
-      // Without a baseline (a backend with no list route) nothing can be recovered: only the grace runs.
-      else if (known) this.#pollSoon(-SEVERED_STEP);
+      // A backend with no list route cannot tell of a new connection: then only messages and the grace remain.
+      else if (id || known) this.#pollSoon(-SEVERED_STEP);
     } else if (id) this.#verify(withoutCredentials(answer as Connection));
     else this.#pollSoon(0);
   }
@@ -473,6 +478,7 @@ export class Flow {
         throw { code: 'network_error', message: 'the server could not be reached', retryable: true } satisfies Failure;
       }
       const { status, ok } = response;
+      if (Number.isNaN(this.#since)) this.#since = Date.parse(response.headers.get('date')!);
       const type = response.headers.get('content-type') ?? '';
       let parsed: unknown = text;
       if (/html/.test(type) || (status === 404 && !/json/.test(type))) {

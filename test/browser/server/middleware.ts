@@ -192,7 +192,7 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
   if (path === '/__test__/post-failure') {
     // A callback page that reports a failure in the older form (data.message).
     ctx.type = 'text/html';
-    ctx.body = `<!doctype html><script>window.opener.postMessage({ eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } }, '*')</script>`;
+    ctx.body = `<!doctype html><script>setTimeout(() => window.opener.postMessage({ eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } }, '*'), 300)</script>`;
     return;
   }
   if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
