@@ -41,7 +41,7 @@ export const DEFAULT_STRINGS: ConnectStrings = {
   verifying: 'Checking the connection…',
   working: 'Connected to {provider}',
   bad_credentials: '{provider} refused the credentials',
-  error: 'Could not connect to {provider}. Please try again later.',
+  error: 'Could not connect. Please try again later.',
   authorization_failed: '{provider} access was not granted',
   timeout: 'The sign-in took too long. Please try again.',
   network_error: 'The server could not be reached. Please try again.',
