@@ -187,8 +187,8 @@ export class ConnectProvider extends ReactiveElement {
     this.parts!.button.focus();
   }
 
-  /** A user-facing string, with the provider's name (the running flow's, so the text tells of the flow). */
-  private text(key: keyof ConnectStrings, provider = this.flow && this.current !== 'idle' ? this.flow.provider : this.provider): string {
+  /** A user-facing string, with the provider's name. */
+  private text(key: keyof ConnectStrings, provider: string): string {
     const name = provider ? provider[0].toUpperCase() + provider.slice(1) : '';
     return ({ ...DEFAULT_STRINGS, ...this.strings })[key].replace('{provider}', name).trim();
   }
@@ -269,15 +269,20 @@ export class ConnectProvider extends ReactiveElement {
     button.disabled = this.disabled;
     button.setAttribute('aria-disabled', String(busy));
     button.setAttribute('aria-busy', String(busy));
-    slot.textContent = this.text(this.connectionId ? 'reconnect' : 'connect');
+    // Texts tell of the flow: its provider while it runs, and in the status line of its outcome.
+    const provider = busy ? flow!.provider : this.provider;
+    slot.textContent = this.text(this.connectionId ? 'reconnect' : 'connect', provider);
     status.textContent =
       state === 'idle'
         ? ''
-        : this.text(flow?.blockedUrl ? 'blocked' : flow?.severed ? 'waiting' : state === 'error' && code! in DEFAULT_STRINGS ? (code as 'error') : state);
+        : this.text(
+            flow!.blockedUrl ? 'blocked' : flow!.severed ? 'waiting' : state === 'error' && code! in DEFAULT_STRINGS ? (code as 'error') : state,
+            flow!.provider,
+          );
     const part = busy && (flow!.blockedUrl ? 'fallback' : flow!.severed && 'stop');
     if (part) {
       extra.setAttribute('part', part);
-      extra.textContent = this.text(part === 'stop' ? 'stopWaiting' : 'openPopup');
+      extra.textContent = this.text(part === 'stop' ? 'stopWaiting' : 'openPopup', provider);
       root.appendChild(extra);
     } else extra.remove();
   }
