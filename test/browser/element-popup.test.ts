@@ -21,6 +21,20 @@ import {
   watch,
 } from './helpers.js';
 
+/** The user sees the consent page (and may then close the window). */
+const consentShown = (popup: Window) =>
+  waitUntil(
+    () => {
+      try {
+        return popup.document.readyState === 'complete' && !!popup.document.querySelector('button[value=deny]');
+      } catch {
+        return false;
+      }
+    },
+    'no consent page',
+    { timeout: 6000 },
+  );
+
 const status = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=status]')!.textContent;
 
 describe('the popup', () => {
@@ -104,7 +118,7 @@ describe('the popup', () => {
       const w = watch(el);
       await userClick(el);
       const popup = await waitPopup(popups);
-      await waitEvent(w, 'connect-popup');
+      await consentShown(popup);
       popup.close();
       await waitUntil(() => el.shadowRoot!.querySelector('[part=stop]'), 'no stop-waiting control', { timeout: 3000 });
       expect(status(el)).to.equal('Waiting for Salesforce sign-in…');
@@ -125,8 +139,9 @@ describe('the popup', () => {
       )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
-      await waitEvent(w, 'connect-popup');
-      (await waitPopup(popups)).close();
+      const popup = await waitPopup(popups);
+      await consentShown(popup);
+      popup.close();
       await aTimeout(900);
       expect(w.terminals(), 'still waiting within the grace').to.have.length(0);
       expect(el.state).to.equal('authorizing');
@@ -141,8 +156,9 @@ describe('the popup', () => {
       )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
-      await waitEvent(w, 'connect-popup');
-      (await waitPopup(popups)).close();
+      const popup = await waitPopup(popups);
+      await consentShown(popup);
+      popup.close();
       // poll-interval 20: the severed check asks the backend every 40 ms; a dozen answers come in this time.
       await aTimeout(700);
       expect(w.terminals(), w.types().join(', ')).to.have.length(0);
@@ -152,16 +168,17 @@ describe('the popup', () => {
       expect(w.types()).to.not.include('connect-status');
     });
 
-    it('should keep verifying once the connection is known, whatever the grace', async () => {
-      // /fixture/pending: the callback page posts success and closes; the connection stays `created`.
+    it('should keep verifying once the connection is known, past the grace', async () => {
+      // /fixture/pending-severed: the popup closes with no message; the backend's list then shows the
+      // caller's connection, which stays `created`.
       const el = (await fixture(
-        html`<connect-provider endpoint="/fixture/pending" provider="slack" poll-interval="40" closed-grace="100"></connect-provider>`,
+        html`<connect-provider endpoint="/fixture/pending-severed" provider="slack" poll-interval="40" closed-grace="300"></connect-provider>`,
       )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
       await waitEvent(w, 'connect-connection');
-      await aTimeout(800);
-      expect(w.terminals()).to.have.length(0);
+      await aTimeout(900);
+      expect(w.terminals(), w.types().join(', ')).to.have.length(0);
       expect(el.state).to.equal('verifying');
       el.cancel();
       expect((await ended(w)).detail.reason).to.equal('cancelled');

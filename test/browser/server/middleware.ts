@@ -195,6 +195,11 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     ctx.body = `<!doctype html><script>setTimeout(() => window.opener.postMessage({ eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } }, '*'), 300)</script>`;
     return;
   }
+  if (path === '/__test__/close-soon') {
+    ctx.type = 'text/html';
+    ctx.body = '<!doctype html><p>signing in</p><script>setTimeout(() => window.close(), 100)</script>';
+    return;
+  }
   if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
   if (path === '/__test__/connection') {
     const connection = emulator.state.connections.find((c) => c.id === ctx.query.id);
@@ -238,6 +243,13 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       if (path.endsWith('/oauth-connect')) return json(ctx, { url: `${ctx.origin}/__test__/callback?connection=conn_pending`, messageOrigin: ctx.origin });
       pendingPolls.push(Date.now());
       return json(ctx, { ...PENDING_CONNECTION, updateTime: new Date().toISOString() });
+    }
+    if (kind === 'pending-severed') {
+      // A popup that closes without a message (severed), and a backend whose list then shows a connection
+      // that stays `created`: the element finds it, and verifies it for as long as it takes.
+      if (path.endsWith('/oauth-connect')) return json(ctx, { url: `${ctx.origin}/__test__/close-soon`, messageOrigin: ctx.origin });
+      const connection = { ...PENDING_CONNECTION, updateTime: new Date().toISOString() };
+      return json(ctx, /\/connections\/?$/.test(path) ? [connection] : connection);
     }
     if (kind === 'hang') {
       await new Promise((r) => setTimeout(r, 30000));
