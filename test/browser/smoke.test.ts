@@ -11,7 +11,7 @@ describe('browser test harness', () => {
   it('should block a popup opened without a user gesture, as browsers do', () => {
     const popup = window.open('about:blank', '_blank', 'width=300,height=300');
     popup?.close();
-    expect(popup, 'the popup blocker is on').to.equal(null);
+    expect(popup === null, 'the popup blocker is on').to.equal(true);
   });
 
   it('should open a real popup from a real click, that can post to its opener', async () => {
