@@ -92,6 +92,8 @@ if (wanted.includes('chromium')) {
       product: 'chromium',
       launchOptions: {
         executablePath: browserPaths.chromium,
+        // Playwright turns the popup blocker off by default; the element's tests run with it on, as users have it.
+        ignoreDefaultArgs: ['--disable-popup-blocking'],
         args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
       },
     }),
@@ -101,7 +103,13 @@ if (wanted.includes('firefox')) {
   browsers.push(
     chromeLauncher({
       puppeteer,
-      launchOptions: { browser: 'firefox', executablePath: browserPaths.firefox, headless: true },
+      // Puppeteer's Firefox profile turns the popup blocker off (dom.disable_open_during_load): turned back on.
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: browserPaths.firefox,
+        headless: true,
+        extraPrefsFirefox: { 'dom.disable_open_during_load': true },
+      },
     }),
   );
 }
@@ -119,7 +127,8 @@ if (wanted.includes('webkit')) {
         'wdio:enforceWebDriverClassic': true,
         'webkitgtk:browserOptions': {
           binary: browserPaths.miniBrowser,
-          args: ['--automation', '--javascript-can-open-windows-automatically=true'],
+          // No --javascript-can-open-windows-automatically: popups open only from a user's click, as in Safari.
+          args: ['--automation'],
         },
       },
     }),

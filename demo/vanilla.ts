@@ -18,6 +18,7 @@ for (const el of document.querySelectorAll<ConnectProvider>('connect-provider'))
       const li = document.createElement('li');
       li.className = line.tone;
       li.dataset.event = line.type;
+      li.dataset.source = line.source;
       for (const [cls, text] of [['time', line.time], ['source', line.source], ['type', line.type], ['detail', line.detail]]) {
         const span = document.createElement('span');
         span.className = cls;

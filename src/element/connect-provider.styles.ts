@@ -1,11 +1,11 @@
-import { css } from 'lit';
+import { css } from '@lit/reactive-element';
 
-// Colors follow the user's light or dark preference through light-dark();
+// Colors follow the page's own colour scheme (its color-scheme property or
+// meta tag, inherited) through light-dark(), never the OS preference alone;
 // every one can be replaced with a --connect-provider-* property.
 export const styles = css`
   :host {
     display: inline-block;
-    color-scheme: light dark;
     --_status: var(--connect-provider-status-color, light-dark(#4b5563, #d1d5db));
   }
   :host([hidden]) {
@@ -25,24 +25,24 @@ export const styles = css`
     outline-offset: 2px;
   }
   button:disabled,
-  [aria-disabled='true'] {
+  [aria-disabled=true] {
     opacity: 0.6;
     cursor: default;
   }
-  [part='fallback'] {
+  [part=fallback] {
     margin-inline-start: 0.5em;
   }
-  [part='status'] {
+  [part=status] {
     display: block;
     margin-top: 0.25em;
     font-size: 0.875em;
     color: var(--_status);
   }
-  :host([state='error']),
-  :host([state='bad_credentials']) {
+  :host([state=error]),
+  :host([state=bad_credentials]) {
     --_status: var(--connect-provider-error-color, light-dark(#b91c1c, #fca5a5));
   }
-  :host([state='working']) {
+  :host([state=working]) {
     --_status: var(--connect-provider-success-color, light-dark(#047857, #6ee7b7));
   }
 `;

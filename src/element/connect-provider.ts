@@ -1,7 +1,7 @@
-import { LitElement, html, nothing } from 'lit';
+import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
 import type { Connection } from '../api/types.js';
 import { styles } from './connect-provider.styles.js';
-import { ConnectError, type ConnectEventDetails } from './events.js';
+import type { ConnectError } from './events.js';
 import { Flow, type ConnectState } from './flow.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
 
@@ -49,7 +49,7 @@ const RUNNING: ReadonlySet<ConnectState> = new Set(['requesting', 'authorizing',
  * @cssproperty --connect-provider-error-color - Status line color after an error.
  * @cssproperty --connect-provider-success-color - Status line color once connected.
  */
-export class ConnectProvider extends LitElement {
+export class ConnectProvider extends ReactiveElement {
   static override styles = styles;
 
   static override properties = {
@@ -73,7 +73,6 @@ export class ConnectProvider extends LitElement {
     requestHeaders: { attribute: false },
     strings: { attribute: false },
     current: { state: true },
-    blockedUrl: { state: true },
   };
 
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
@@ -102,7 +101,10 @@ export class ConnectProvider extends LitElement {
   declare popupWidth: number;
   /** Popup height in CSS px. */
   declare popupHeight: number;
-  /** Ms a closed popup is given for its completion message before the flow counts as cancelled. */
+  /**
+   * Ms the element keeps asking the backend about a popup that reads closed with no outcome (it may be severed by
+   * the provider's Cross-Origin-Opener-Policy while the user still signs in) before it ends `popup_closed`.
+   */
   declare closedGrace: number;
   /** Space-separated extra origins whose messages the element trusts. */
   declare messageOrigins: string;
@@ -116,9 +118,10 @@ export class ConnectProvider extends LitElement {
   declare strings: Partial<ConnectStrings>;
 
   declare private current: ConnectState;
-  declare private blockedUrl?: string;
   private flow?: Flow;
   private lastConnection?: Connection;
+  /** The shadow DOM, built once: a button around a slot, the status line, and the fallback or stop button when shown. */
+  private parts?: { button: HTMLButtonElement; slot: HTMLSlotElement; status: HTMLElement; extra: HTMLButtonElement };
 
   constructor() {
     super();
@@ -128,7 +131,7 @@ export class ConnectProvider extends LitElement {
     this.timeout = 300000;
     this.popupWidth = 600;
     this.popupHeight = 720;
-    this.closedGrace = 3000;
+    this.closedGrace = 120000;
     this.messageOrigins = '';
     this.disabled = false;
     this.strings = {};
@@ -157,7 +160,18 @@ export class ConnectProvider extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.flow?.cancel('cancelled');
+    // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
+    const flow = this.flow;
+    setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
+  }
+
+  /**
+   * Test hook, not part of the contract: how many timers, requests and
+   * listeners the current flow still holds (0 once it ended).
+   * @internal
+   */
+  get held(): number {
+    return this.flow?.held ?? 0;
   }
 
   private handleClick(): void {
@@ -166,18 +180,16 @@ export class ConnectProvider extends LitElement {
     this.start().catch(() => {});
   }
 
-  private handleFallback(): void {
-    this.flow?.openBlocked();
-    // The fallback button disappears: keep focus in the element.
-    this.renderRoot.querySelector<HTMLButtonElement>('[part=button]')?.focus();
+  private handleExtra(): void {
+    if (this.flow?.severed) this.flow.stopWaiting();
+    else this.flow?.openBlocked();
+    // The extra button disappears: keep focus in the element.
+    this.parts!.button.focus();
   }
 
-  private emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K], cancelable = false): boolean {
-    return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
-  }
-
-  private text(key: keyof ConnectStrings): string {
-    const name = this.provider ? this.provider[0].toUpperCase() + this.provider.slice(1) : '';
+  /** A user-facing string, with the provider's name. */
+  private text(key: keyof ConnectStrings, provider: string): string {
+    const name = provider ? provider[0].toUpperCase() + provider.slice(1) : '';
     return ({ ...DEFAULT_STRINGS, ...this.strings })[key].replace('{provider}', name).trim();
   }
 
@@ -189,25 +201,24 @@ export class ConnectProvider extends LitElement {
   start(): Promise<Connection> {
     if (this.flow && !this.flow.done) return this.flow.promise;
     const mode = this.connectionId ? 'update' : 'create';
-    if (!this.emit('connect-start', { mode }, true)) {
-      return Promise.reject(new ConnectError('cancelled', 'connect-start was cancelled'));
-    }
     const body: Record<string, unknown> = {};
     for (const key of HINTS) body[key] = this[key];
-    const flow = new Flow(
+    const flow: Flow = new Flow(
       {
-        emit: (type, detail) => this.emit(type, detail),
-        changed: (next, blockedUrl) => {
+        emit: (type, detail, cancelable) =>
+          this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable })),
+        changed: () => {
           if (this.flow !== flow) return;
-          // Reflected at once, so a listener of the terminal event reads the final state.
-          this.setAttribute('state', (this.current = next));
-          this.blockedUrl = blockedUrl;
+          // Reflected at once, so a listener reads the state that follows its event.
+          this.setAttribute('state', (this.current = flow.state));
+          this.requestUpdate();
         },
         saw: (connection) => (this.lastConnection = connection),
       },
       {
         endpoint: this.endpoint,
         mode,
+        provider: this.provider,
         connectionId: this.connectionId,
         body,
         headers: { ...this.requestHeaders },
@@ -217,13 +228,11 @@ export class ConnectProvider extends LitElement {
         popupWidth: this.popupWidth,
         popupHeight: this.popupHeight,
         messageOrigins: this.messageOrigins,
-        popupText: this.text('popup'),
+        popupText: this.text('popup', this.provider),
       },
     );
     this.flow = flow;
-    const missing = !this.endpoint ? 'endpoint' : mode === 'create' && !this.provider ? 'provider' : '';
-    if (missing) flow.fail('invalid_config', `the ${missing} attribute is required`);
-    else flow.begin();
+    flow.begin();
     return flow.promise;
   }
 
@@ -232,17 +241,49 @@ export class ConnectProvider extends LitElement {
     this.flow?.cancel('cancelled');
   }
 
-  protected override render() {
-    const state = this.current;
+  /** Renders by hand (no template engine: the bundle stays small); text is set as text, never parsed as HTML. */
+  protected override update(changed: PropertyValues): void {
+    super.update(changed);
+    const make = <K extends keyof HTMLElementTagNameMap>(tag: K, part: string, parent?: Node) => {
+      const element = document.createElement(tag);
+      element.setAttribute('part', part);
+      parent?.appendChild(element);
+      return element;
+    };
+    const root = this.renderRoot;
+    let parts = this.parts;
+    if (!parts) {
+      const button = make('button', 'button', root);
+      const status = make('span', 'status', root);
+      const extra = make('button', '');
+      button.type = extra.type = 'button';
+      button.onclick = () => this.handleClick();
+      extra.onclick = () => this.handleExtra();
+      status.setAttribute('role', 'status');
+      parts = this.parts = { button, slot: button.appendChild(document.createElement('slot')), status, extra };
+    }
+    const { current: state, flow } = this;
     const busy = RUNNING.has(state);
-    let status = '';
-    if (state === 'authorizing' && this.blockedUrl) status = this.text('blocked');
-    else if (state === 'error') status = `${this.text('error')}: ${this.flow?.error?.message}`;
-    else if (state !== 'idle') status = this.text(state);
-    // Kept on few lines: template text is shipped as written.
-    const fallback = this.blockedUrl
-      ? html`<button part="fallback" type="button" @click=${this.handleFallback}>${this.text('openPopup')}</button>`
-      : nothing;
-    return html`<button part="button" type="button" ?disabled=${this.disabled} aria-disabled=${busy} aria-busy=${busy} @click=${this.handleClick}><slot>${this.text(this.connectionId ? 'reconnect' : 'connect')}</slot></button><span part="status" role="status">${status}</span>${fallback}`;
+    const code = flow?.error?.code;
+    const { button, slot, status, extra } = parts;
+    button.disabled = this.disabled;
+    button.setAttribute('aria-disabled', String(busy));
+    button.setAttribute('aria-busy', String(busy));
+    // Texts tell of the flow: its provider while it runs, and in the status line of its outcome.
+    const provider = busy ? flow!.provider : this.provider;
+    slot.textContent = this.text(this.connectionId ? 'reconnect' : 'connect', provider);
+    status.textContent =
+      state === 'idle'
+        ? ''
+        : this.text(
+            flow!.blockedUrl ? 'blocked' : flow!.severed ? 'waiting' : state === 'error' && code! in DEFAULT_STRINGS ? (code as 'error') : state,
+            flow!.provider,
+          );
+    const part = busy && (flow!.blockedUrl ? 'fallback' : flow!.severed && 'stop');
+    if (part) {
+      extra.setAttribute('part', part);
+      extra.textContent = this.text(part === 'stop' ? 'stopWaiting' : 'openPopup', provider);
+      root.appendChild(extra);
+    } else extra.remove();
   }
 }

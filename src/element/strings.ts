@@ -12,10 +12,19 @@ export interface ConnectStrings {
   blocked: string;
   /** The fallback button's label. */
   openPopup: string;
+  /** The popup reads closed with no outcome: it may be severed (Cross-Origin-Opener-Policy) while the user signs in. */
+  waiting: string;
+  /** The button that ends the wait at once. */
+  stopWaiting: string;
   verifying: string;
   working: string;
   bad_credentials: string;
+  /** Any other error. */
   error: string;
+  /** The user denied access, or the provider failed the consent. */
+  authorization_failed: string;
+  timeout: string;
+  network_error: string;
   cancelled: string;
 }
 
@@ -27,9 +36,14 @@ export const DEFAULT_STRINGS: ConnectStrings = {
   authorizing: 'Waiting for {provider}…',
   blocked: 'The browser blocked the sign-in window.',
   openPopup: 'Open the sign-in window',
+  waiting: 'Waiting for {provider} sign-in…',
+  stopWaiting: 'Stop waiting',
   verifying: 'Checking the connection…',
   working: 'Connected to {provider}',
   bad_credentials: '{provider} refused the credentials',
-  error: 'Could not connect',
+  error: 'Could not connect. Please try again later.',
+  authorization_failed: '{provider} access was not granted',
+  timeout: 'The sign-in took too long. Please try again.',
+  network_error: 'The server could not be reached. Please try again.',
   cancelled: 'Cancelled',
 };

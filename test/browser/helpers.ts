@@ -1,5 +1,7 @@
 // Helpers for the element's browser tests: a signed-in user of a fresh group,
 // a watch on the element's events and states, and a hand on the real popup.
+import { waitUntil } from '@open-wc/testing';
+import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import type { ConnectProvider } from '../../src/index.js';
 
 export const TERMINAL = ['connect-success', 'connect-error', 'connect-cancel'] as const;
@@ -72,24 +74,75 @@ export function capturePopups() {
   };
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Waits until the (same-origin) popup shows the consent page, and clicks a button. */
 export async function answerConsent(popup: Window, decision: 'allow' | 'allow_bad_credentials' | 'deny'): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const button = popup.document?.querySelector<HTMLButtonElement>(`button[value="${decision}"]`);
-      if (button && popup.document.readyState === 'complete') {
-        button.click();
-        return;
+  let button: HTMLButtonElement | null | undefined;
+  await waitUntil(
+    () => {
+      if (popup.closed) throw new Error('the popup closed before the consent page showed');
+      try {
+        button = popup.document?.querySelector<HTMLButtonElement>(`button[value="${decision}"]`);
+        return !!button && popup.document.readyState === 'complete';
+      } catch {
+        return false; // between documents
       }
-    } catch {
-      // between documents
-    }
-    if (popup.closed) throw new Error('the popup closed before the consent page showed');
-    await sleep(20);
+    },
+    `no ${decision} button appeared in the popup`,
+    { timeout: 6000, interval: 20 },
+  );
+  button!.click();
+}
+
+/** A real user's click (the browser grants it the right to open a popup) in the middle of the element's button. */
+export async function userClick(el: ConnectProvider, part = 'button'): Promise<void> {
+  const target = button(el, part);
+  if (!target) throw new Error(`no [part=${part}] to click`);
+  const box = target.getBoundingClientRect();
+  await sendMouse({ type: 'click', position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)] });
+  await resetMouse();
+}
+
+/** Waits for the popup the element opens (see capturePopups), and returns it. */
+export async function waitPopup(popups: ReturnType<typeof capturePopups>, count = 1): Promise<Window> {
+  await waitUntil(() => popups.popups.length >= count, 'no popup opened', { timeout: 6000, interval: 10 });
+  return popups.popups[count - 1];
+}
+
+/** Waits until the watch saw an event of this type. */
+export function waitEvent(w: ReturnType<typeof watch>, type: string, timeout = 8000): Promise<void> {
+  return waitUntil(() => w.types().includes(type), `no ${type}; saw ${w.types().join(', ')}`, { timeout, interval: 10 });
+}
+
+/** The first terminal event, or a failure naming what was seen when none came in time. */
+export async function ended(w: ReturnType<typeof watch>, timeout = 10000): Promise<Recorded> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const none = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no terminal event in ${timeout} ms; saw ${w.types().join(', ')}`)), timeout);
+  });
+  try {
+    return await Promise.race([w.ended, none]);
+  } finally {
+    clearTimeout(timer);
   }
-  throw new Error(`no ${decision} button appeared in the popup`);
+}
+
+/** What the server saw under /observe/{tag}/ (times by the server's clock). */
+export async function serverLog(tag: string): Promise<Array<{ method: string; path: string; headers: Record<string, string>; body: string; at: number; abortedAt?: number }>> {
+  return (await fetch(`/__test__/log?tag=${tag}`)).json();
+}
+
+export const uniqueTag = () => `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+/** Answers the open consent of a group server-side (as the user would in a severed popup). */
+export async function decide(group: string, decision: 'allow' | 'allow_bad_credentials' | 'deny' = 'allow') {
+  const response = await fetch(`/__test__/decide?group=${group}&decision=${decision}`);
+  if (!response.ok) throw new Error(`no open consent for ${group}`);
+  return response.json() as Promise<{ status: number; connectionId: string | null }>;
+}
+
+/** Seeds a connection of the group through the emulator's consent (not through the element). */
+export async function seedConnection(group: string, provider = 'hubspot', decision = 'allow_bad_credentials'): Promise<string> {
+  return (await (await fetch(`/__test__/seed-connection?group=${group}&provider=${provider}&decision=${decision}`)).json()).connectionId;
 }
 
 /** The element's shadow button. */
@@ -97,9 +150,9 @@ export function button(el: ConnectProvider, part = 'button'): HTMLButtonElement 
   return el.shadowRoot!.querySelector<HTMLButtonElement>(`[part="${part}"]`)!;
 }
 
-/** What the element's running flow still holds (timers, requests, listeners). */
+/** What the element's current flow still holds (timers, requests, listeners), through the documented test hook. */
 export function held(el: ConnectProvider): number {
-  return (el as unknown as { flow?: { held: number } }).flow?.held ?? 0;
+  return el.held;
 }
 
 /** Counts the fetches the page makes (calls the real fetch). */

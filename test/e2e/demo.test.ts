@@ -21,6 +21,8 @@ before(async () => {
   base = `http://127.0.0.1:${port}`;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
+    // Playwright turns the popup blocker off by default: on, as users have it.
+    ignoreDefaultArgs: ['--disable-popup-blocking'],
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 });
@@ -45,8 +47,8 @@ async function clickAndGetPopup(page: Page, elementId: string) {
   return popup;
 }
 
-async function timelineEvent(page: Page, type: string): Promise<string> {
-  const line = page.locator(`#timeline li[data-event="${type}"]`).first();
+async function timelineEvent(page: Page, type: string, source?: string): Promise<string> {
+  const line = page.locator(`#timeline li[data-event="${type}"]${source ? `[data-source="${source}"]` : ''}`).first();
   await line.waitFor({ timeout: 15000 });
   return (await line.locator('.detail').textContent()) ?? '';
 }
@@ -89,11 +91,33 @@ describe('the demo, end to end in Chromium', () => {
     await page.context().close();
   });
 
-  it('reports a popup the user closed as connect-cancel popup_closed', async () => {
+  it('waits for a popup the user closed, and ends connect-cancel popup_closed through "Stop waiting"', async () => {
     const page = await openPage('/vanilla.html');
     const popup = await clickAndGetPopup(page, 'connect');
+    // Closed once it shows the consent page (closed before, it ends at once: nothing can have happened).
+    await popup.getByRole('button', { name: 'Deny' }).waitFor();
     await popup.close();
+    const stop = page.locator('#connect [part=stop]');
+    await stop.waitFor();
+    assert.match((await page.locator('#connect [part=status]').textContent()) ?? '', /Waiting for Salesforce sign-in/);
+    await stop.click();
     assert.match(await timelineEvent(page, 'connect-cancel'), /"reason":"popup_closed"/);
+    await page.context().close();
+  });
+
+  it('runs its two elements side by side: Reconnect HubSpot allowed, Connect Salesforce denied', async () => {
+    const page = await openPage('/vanilla.html');
+    const salesforce = await clickAndGetPopup(page, 'connect');
+    const hubspot = await clickAndGetPopup(page, 'reconnect');
+    assert.notEqual(salesforce, hubspot);
+    await hubspot.getByRole('button', { name: 'Allow', exact: true }).click();
+    assert.match(await timelineEvent(page, 'connect-success', 'reconnect'), /conn_demo \(working\)/);
+    assert.equal(await salesforce.isClosed(), false, "the HubSpot flow left Salesforce's popup alone");
+    await salesforce.getByRole('button', { name: 'Deny' }).click();
+    assert.match(await timelineEvent(page, 'connect-error', 'connect'), /authorization_failed/);
+    await page.locator('#connect[state="error"]').waitFor();
+    await page.locator('#reconnect[state="working"]').waitFor();
+    assert.equal(await page.locator('#timeline li[data-event="connect-success"][data-source="connect"]').count(), 0);
     await page.context().close();
   });
 

@@ -1,6 +1,8 @@
 // Koa middleware for @web/test-runner: serves the real emulator and the real
 // connect handler on the test page's own origin, plus fixture routes under
-// /__test__/ and a fault-injecting front of the handler under /faulty/{seed}/.
+// /__test__/, a fault-injecting front of the handler under /faulty/{seed}/,
+// and an observing front under /observe/{tag}/{mode}/ that logs what the
+// element sends (by the server's clock) and sees aborts where they happen.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlatformClient } from '../../../src/api/index.js';
 import { createEmulator, ownsPath, type Emulator } from '../../../src/emulator/index.js';
@@ -58,6 +60,51 @@ function json(ctx: KoaContext, body: unknown, status = 200) {
   ctx.status = status;
   ctx.type = 'application/json';
   ctx.body = JSON.stringify(body);
+}
+
+/** A request as the server saw it, for tests that observe the element from the other side. */
+interface Observed {
+  method: string;
+  path: string;
+  headers: Record<string, string | undefined>;
+  body: string;
+  at: number;
+  /** When the client gave up the request before an answer (ms, server clock). */
+  abortedAt?: number;
+}
+const observed = new Map<string, Observed[]>();
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
+
+/** Calls the real handler with a fetch Request built from the Koa context (body already read). */
+async function callHandler(ctx: KoaContext, body: string, path = ctx.path): Promise<Response> {
+  const query = ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : '';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(ctx.req.headers)) if (typeof value === 'string') headers.set(name, value);
+  const method = ctx.method;
+  return connectHandler(ctx.origin)(new Request(`${ctx.origin}${path}${query}`, { method, headers, body: method === 'GET' ? null : body }));
+}
+
+async function relay(ctx: KoaContext, response: Response, rewrite?: (json: any) => unknown): Promise<void> {
+  ctx.status = response.status;
+  const type = response.headers.get('content-type') ?? 'application/json';
+  let text = await response.text();
+  if (rewrite && response.ok) text = JSON.stringify(rewrite(JSON.parse(text)));
+  ctx.set('content-type', type);
+  ctx.body = text;
+}
+
+/** The newest consent session of a group not yet decided: what its popup shows. */
+function openConsent(group: string) {
+  return emulator.state.consents.filter((s) => s.groupRef === group && !s.decision).at(-1);
 }
 
 const faultRandom = new Map<string, () => number>();
@@ -126,6 +173,35 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     ctx.body = `<!doctype html><p>consent ${answer.status}</p><script>setTimeout(() => window.close(), 100)</script>`;
     return;
   }
+  if (path === '/__test__/decide') {
+    // Answers the consent a (severed) popup shows, as the user would there, from the server side.
+    const session = openConsent(String(ctx.query.group));
+    if (!session) return json(ctx, { title: 'no open consent' }, 404);
+    const answer = await emulator.handle(
+      new Request(`${ctx.origin}/consent/${session.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `decision=${String(ctx.query.decision ?? 'allow')}`,
+      }),
+    );
+    return json(ctx, { status: answer.status, connectionId: session.resultConnectionId ?? null });
+  }
+  if (path === '/__test__/open-consent') {
+    const session = openConsent(String(ctx.query.group));
+    return json(ctx, { open: !!session });
+  }
+  if (path === '/__test__/log') return json(ctx, observed.get(String(ctx.query.tag)) ?? []);
+  if (path === '/__test__/post-failure') {
+    // A callback page that reports a failure in the older form (data.message).
+    ctx.type = 'text/html';
+    ctx.body = `<!doctype html><script>setTimeout(() => window.opener.postMessage({ eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } }, '*'), 300)</script>`;
+    return;
+  }
+  if (path === '/__test__/close-soon') {
+    ctx.type = 'text/html';
+    ctx.body = '<!doctype html><p>signing in</p><script>setTimeout(() => window.close(), 100)</script>';
+    return;
+  }
   if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
   if (path === '/__test__/connection') {
     const connection = emulator.state.connections.find((c) => c.id === ctx.query.id);
@@ -140,6 +216,17 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     if (kind === 'js-url') return json(ctx, { url: 'javascript:alert(1)' });
     if (kind === 'no-url') return json(ctx, { messageOrigin: 'https://x.example' });
     if (kind === 'bare-url') return json(ctx, 'https://127.0.0.1:1/never');
+    if (kind === 'evil-loopback') return json(ctx, { url: 'http://127.evil.example/consent' });
+    if (kind === 'loopback-url') return json(ctx, { url: 'http://localhost:1/consent' });
+    if (kind === 'old-failure') return json(ctx, { url: `${ctx.origin}/__test__/post-failure`, messageOrigin: 'https://platform.example' });
+    if (kind === 'coop') {
+      // The real handler, whose consent pages answer with Cross-Origin-Opener-Policy: same-origin, like
+      // many providers' sign-in pages: the popup is severed from the page (popup.closed reads true, no message).
+      const body = ctx.method === 'GET' ? '' : await readBody(ctx.req);
+      const response = await callHandler(ctx, body, path.replace(/^\/fixture\/coop/, '/api/connect'));
+      const asksUrl = /\/oauth-connect$|:oauth-update$/.test(path);
+      return relay(ctx, response, asksUrl ? (answer) => ({ ...answer, url: `${answer.url}?coop=1` }) : undefined);
+    }
     if (kind === 'down') return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503, retryable: true }, 503);
     if (kind === 'refused') {
       ctx.set('content-type', 'application/problem+json');
@@ -158,6 +245,13 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       if (path.endsWith('/oauth-connect')) return json(ctx, { url: `${ctx.origin}/__test__/callback?connection=conn_pending`, messageOrigin: ctx.origin });
       pendingPolls.push(Date.now());
       return json(ctx, { ...PENDING_CONNECTION, updateTime: new Date().toISOString() });
+    }
+    if (kind === 'pending-severed') {
+      // A popup that closes without a message (severed), and a backend whose list then shows a connection
+      // that stays `created`: the element finds it, and verifies it for as long as it takes.
+      if (path.endsWith('/oauth-connect')) return json(ctx, { url: `${ctx.origin}/__test__/close-soon`, messageOrigin: ctx.origin });
+      const connection = { ...PENDING_CONNECTION, updateTime: new Date().toISOString() };
+      return json(ctx, /\/connections\/?$/.test(path) ? [connection] : connection);
     }
     if (kind === 'hang') {
       await new Promise((r) => setTimeout(r, 30000));
@@ -190,7 +284,58 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
   }
 
+  // A front of the real handler that logs every request; {mode} makes it misbehave in one way.
+  const observe = /^\/observe\/([\w-]+)\/([\w-]+)(\/api\/connect\/.*)$/.exec(path);
+  if (observe) {
+    const [, tag, mode, rest] = observe;
+    const body = ctx.method === 'GET' ? '' : await readBody(ctx.req);
+    const log = observed.get(tag) ?? [];
+    observed.set(tag, log);
+    const h = ctx.req.headers;
+    const entry: Observed = {
+      method: ctx.method,
+      path: rest + (ctx.url.includes('?') ? ctx.url.slice(ctx.url.indexOf('?')) : ''),
+      headers: { 'x-csrf-token': h['x-csrf-token'] as string | undefined, 'content-type': h['content-type'] },
+      body,
+      at: Date.now(),
+    };
+    log.push(entry);
+    // The misbehaving modes answer oauth-connect (the first request that matters) and let the rest through.
+    const posts = log.filter((r) => r.method === 'POST').length;
+    const post = ctx.method === 'POST';
+    if (mode === 'hang') {
+      ctx.respond = false;
+      ctx.res.on('close', () => {
+        if (!ctx.res.writableFinished) entry.abortedAt = Date.now();
+      });
+      // Never answers in time; ends after 20 s so nothing is left behind.
+      setTimeout(() => ctx.res.writableEnded || ctx.res.end(), 20000).unref();
+      return;
+    }
+    if (mode === 'retry429' && post && posts <= 2) {
+      ctx.set('retry-after', '1');
+      return json(ctx, { type: 'about:blank', title: 'Too Many Requests', status: 429 }, 429);
+    }
+    if (mode === 'nolist' && /\/connections\/?$/.test(rest)) return json(ctx, { type: 'about:blank', title: 'Not Found', status: 404 }, 404);
+    if (mode === 'retry503' && post && posts <= 3) return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503 }, 503);
+    if (mode === 'html') {
+      ctx.type = 'text/html';
+      ctx.body = '<!doctype html><title>app</title>';
+      return;
+    }
+    if (mode === 'missing') {
+      ctx.status = 404;
+      ctx.type = 'text/plain';
+      ctx.body = 'Not Found';
+      return;
+    }
+    return relay(ctx, await callHandler(ctx, body, rest));
+  }
+
   if (path.startsWith('/api/connect/')) return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
-  if (ownsPath(path)) return viaNode(ctx, emulator.listener);
+  if (ownsPath(path)) {
+    if (path.startsWith('/consent/') && ctx.query.coop) ctx.res.setHeader('cross-origin-opener-policy', 'same-origin');
+    return viaNode(ctx, emulator.listener);
+  }
   return next();
 }

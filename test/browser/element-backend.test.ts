@@ -1,0 +1,237 @@
+// The element and its backend, observed from the server's side where it
+// matters: what is sent (hints, requestHeaders), how failures end a flow,
+// retries with backoff and Retry-After (by the server's clock), aborts at the
+// end, polling of a hidden page, and one console warning for misconfiguration.
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../../src/index.js';
+import type { ConnectProvider } from '../../src/index.js';
+import { capturePopups, ended, held, serverLog, signInFreshGroup, uniqueTag, userClick, waitEvent, watch } from './helpers.js';
+
+async function make(template: ReturnType<typeof html>) {
+  return (await fixture(template)) as ConnectProvider;
+}
+
+/** Records console.warn (the boundary under test) while fn runs. */
+async function warnings(fn: () => Promise<void>): Promise<string[]> {
+  const real = console.warn;
+  const seen: string[] = [];
+  console.warn = (...args: unknown[]) => void seen.push(args.join(' '));
+  try {
+    await fn();
+  } finally {
+    console.warn = real;
+  }
+  return seen;
+}
+
+describe('the element and its backend', () => {
+  let popups: ReturnType<typeof capturePopups>;
+  beforeEach(() => {
+    signInFreshGroup();
+    popups = capturePopups();
+  });
+  afterEach(() => {
+    popups.restore();
+    for (const popup of popups.popups) if (!popup.closed) popup.close();
+  });
+
+  it('should send the hints in oauth-connect and requestHeaders with every request', async () => {
+    const tag = uniqueTag();
+    const el = await make(
+      html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="slack" group-ref="team-7" group-name="Team 7" consumer-ref="u-1" consumer-name="Ada" provider-workspace-ref="acme" provider-app-id="app_1"></connect-provider>`,
+    );
+    el.requestHeaders = { 'x-csrf-token': 'token-123' };
+    el.providerMetadata = { region: 'eu' };
+    const w = watch(el);
+    await userClick(el);
+    // The backend may refuse the made-up app: what matters here is what reached it.
+    await ended(w);
+    const log = await serverLog(tag);
+    const post = log.find((r) => r.method === 'POST')!;
+    expect(JSON.parse(post.body)).to.deep.equal({
+      provider: 'slack',
+      groupRef: 'team-7',
+      groupName: 'Team 7',
+      consumerRef: 'u-1',
+      consumerName: 'Ada',
+      providerWorkspaceRef: 'acme',
+      providerAppId: 'app_1',
+      providerMetadata: { region: 'eu' },
+    });
+    expect(post.headers['content-type']).to.equal('application/json');
+    expect(log.length).to.be.at.least(2);
+    for (const request of log) expect(request.headers['x-csrf-token'], `${request.method} ${request.path}`).to.equal('token-123');
+  });
+
+  it('should end with invalid_config before any request, with one console warning', async () => {
+    const tag = uniqueTag();
+    const seen = await warnings(async () => {
+      for (const template of [
+        html`<connect-provider provider="slack"></connect-provider>`,
+        html`<connect-provider endpoint="/observe/${tag}/real/api/connect"></connect-provider>`,
+      ]) {
+        const el = await make(template);
+        const w = watch(el);
+        await userClick(el);
+        const end = await ended(w);
+        expect(end.detail.code).to.equal('invalid_config');
+        expect(w.types()).to.deep.equal(['connect-start', 'connect-error']);
+        expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.not.contain('attribute');
+      }
+    });
+    expect(seen).to.have.length(2);
+    expect(seen[0]).to.contain('endpoint attribute is required');
+    expect(seen[1]).to.contain('provider attribute is required');
+    expect(await serverLog(tag)).to.deep.equal([]);
+    expect(popups.popups).to.have.length(0);
+  });
+
+  for (const mode of ['html', 'missing'] as const) {
+    it(`should warn once when the endpoint is no connect backend (${mode === 'html' ? 'it answers HTML' : 'it answers 404'})`, async () => {
+      const tag = uniqueTag();
+      const seen = await warnings(async () => {
+        const el = await make(html`<connect-provider endpoint="/observe/${tag}/${mode}/api/connect" provider="slack"></connect-provider>`);
+        const w = watch(el);
+        await userClick(el);
+        const end = await ended(w);
+        expect(end.detail.code).to.equal('http_error');
+        expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Could not connect. Please try again later.');
+      });
+      expect(seen, seen.join('\n')).to.have.length(1);
+      expect(seen[0]).to.contain(`/observe/${tag}/${mode}/api/connect`);
+    });
+  }
+
+  it('should end with http_error carrying the problem when the backend refuses, and close the blank popup', async () => {
+    const el = await make(html`<connect-provider endpoint="/api/connect" provider="myspace"></connect-provider>`);
+    const w = watch(el);
+    await userClick(el);
+    const end = await ended(w);
+    expect(end.detail.code).to.equal('http_error');
+    expect(end.detail.problem.status).to.equal(400);
+    expect(end.detail.problem.issues[0].name).to.equal('provider');
+    await waitUntil(() => popups.popups.every((p) => p.closed), 'the blank popup is closed', { timeout: 1000 });
+  });
+
+  it('should end with http_error for a non-retryable 4xx, at the first answer', async () => {
+    const el = await make(html`<connect-provider endpoint="/fixture/refused" provider="slack"></connect-provider>`);
+    const w = watch(el);
+    await userClick(el);
+    const end = await ended(w);
+    expect(end.detail.code).to.equal('http_error');
+    expect(end.detail.message).to.equal('not for you');
+  });
+
+  for (const kind of ['http-url', 'js-url', 'no-url', 'evil-loopback']) {
+    it(`should end with invalid_url for an unusable URL (${kind})`, async () => {
+      const el = await make(html`<connect-provider endpoint="/fixture/${kind}" provider="slack"></connect-provider>`);
+      const w = watch(el);
+      await userClick(el);
+      expect((await ended(w)).detail.code).to.equal('invalid_url');
+    });
+  }
+
+  it('should accept http on a loopback host, and a bare JSON string as the URL', async () => {
+    for (const [kind, url] of [
+      ['loopback-url', 'http://localhost:1/consent'],
+      ['bare-url', 'https://127.0.0.1:1/never'],
+    ]) {
+      const el = await make(html`<connect-provider endpoint="/fixture/${kind}" provider="slack"></connect-provider>`);
+      const w = watch(el);
+      await userClick(el);
+      await waitEvent(w, 'connect-popup');
+      expect(w.events.find((e) => e.type === 'connect-popup')!.detail.url).to.equal(url);
+      el.cancel();
+    }
+  });
+
+  it('should end with network_error once retries are exhausted', async () => {
+    const el = await make(html`<connect-provider endpoint="/fixture/down" provider="slack" poll-interval="10"></connect-provider>`);
+    const w = watch(el);
+    await userClick(el);
+    const end = await ended(w);
+    expect(end.detail.code).to.equal('network_error');
+    expect(end.detail.problem.status).to.equal(503);
+  });
+
+  it('should retry a 429 after its Retry-After (by the server clock)', async function () {
+    this.timeout(10000);
+    const tag = uniqueTag();
+    const el = await make(html`<connect-provider endpoint="/observe/${tag}/retry429/api/connect" provider="slack" poll-interval="10"></connect-provider>`);
+    const w = watch(el);
+    await userClick(el);
+    await waitEvent(w, 'connect-popup');
+    el.cancel();
+    const posts = (await serverLog(tag)).filter((r) => r.method === 'POST').map((r) => r.at);
+    expect(posts, 'two 429s, then the answer').to.have.length(3);
+    // Retry-After: 1 (second); without it the backoff from poll-interval 10 would retry within 20 ms.
+    expect(posts[1] - posts[0]).to.be.at.least(950);
+    expect(posts[2] - posts[1]).to.be.at.least(950);
+  });
+
+  it('should back off exponentially between retries of a 503 (by the server clock)', async () => {
+    const tag = uniqueTag();
+    const el = await make(html`<connect-provider endpoint="/observe/${tag}/retry503/api/connect" provider="slack" poll-interval="100"></connect-provider>`);
+    const w = watch(el);
+    await userClick(el);
+    await waitEvent(w, 'connect-popup');
+    el.cancel();
+    const at = (await serverLog(tag)).filter((r) => r.method === 'POST').map((r) => r.at);
+    expect(at).to.have.length(4);
+    const gaps = [at[1] - at[0], at[2] - at[1], at[3] - at[2]];
+    // Full jitter over a doubling ceiling: [50, 100], [100, 200], [200, 400] ms.
+    expect(gaps[0], JSON.stringify(gaps)).to.be.at.least(45);
+    expect(gaps[2], JSON.stringify(gaps)).to.be.at.least(190);
+    expect(gaps[2], JSON.stringify(gaps)).to.be.greaterThan(gaps[0]);
+  });
+
+  it('should end with timeout when nothing happens in time, and abort its requests at the server', async () => {
+    const tag = uniqueTag();
+    const el = await make(html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack" timeout="400"></connect-provider>`);
+    const w = watch(el);
+    await userClick(el);
+    const end = await ended(w);
+    expect(end.detail.code).to.equal('timeout');
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('The sign-in took too long. Please try again.');
+    await aTimeout(300);
+    const log = await serverLog(tag);
+    expect(log.length).to.be.at.least(1);
+    expect(log.every((r) => r.abortedAt), JSON.stringify(log)).to.equal(true);
+    expect(held(el)).to.equal(0);
+  });
+
+  describe('while the page is hidden', () => {
+    // The Page Visibility API is the boundary under test: document.hidden is overridden.
+    function setHidden(hidden: boolean) {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }
+    afterEach(() => {
+      delete (document as { hidden?: boolean }).hidden;
+    });
+
+    it('should poll five times slower while hidden, and at once when visible again', async () => {
+      const el = await make(html`<connect-provider endpoint="/fixture/pending" provider="slack" poll-interval="100" timeout="20000"></connect-provider>`);
+      const w = watch(el);
+      await userClick(el);
+      await waitEvent(w, 'connect-connection');
+      // Past the quick polls that follow the connection's discovery.
+      await aTimeout(700);
+      setHidden(true);
+      await fetch('/__test__/pending-polls'); // forget the polls so far
+      await aTimeout(1200);
+      const hiddenPolls: number[] = await (await fetch('/__test__/pending-polls')).json();
+      // 100 ms visible would be about 12 polls; 500 ms hidden at most 3.
+      expect(hiddenPolls.length, JSON.stringify(hiddenPolls)).to.be.within(1, 3);
+      const shown = Date.now();
+      setHidden(false);
+      await aTimeout(150);
+      const visiblePolls: number[] = await (await fetch('/__test__/pending-polls')).json();
+      expect(visiblePolls.length, 'a poll at once on becoming visible').to.be.at.least(1);
+      expect(visiblePolls[0] - shown, 'well before the 500 ms hidden interval').to.be.below(400);
+      el.cancel();
+      await ended(w);
+      expect(w.events.filter((e) => e.type === 'connect-status').map((e) => e.detail.status)).to.deep.equal(['created']);
+    });
+  });
+});
