@@ -1,5 +1,5 @@
+import { openByClick } from './helpers.js';
 import { expect } from '@open-wc/testing';
-import { resetMouse, sendMouse } from '@web/test-runner-commands';
 
 type Completion = { eventType: string; data: { connection?: string; error?: string } };
 
@@ -34,22 +34,6 @@ function nextCompletion(popup: Window): Promise<{ data: Completion; origin: stri
   });
 }
 
-/** Opens the popup from a real click: the browsers run with their popup blockers on. */
-async function openByClick(url: string): Promise<Window | null> {
-  let popup: Window | null = null;
-  const opener = document.createElement('button');
-  opener.textContent = 'open';
-  opener.style.cssText = 'position:fixed;left:0;top:0;width:80px;height:30px';
-  opener.onclick = () => (popup = window.open(url, 'consent', 'width=500,height=600'));
-  document.body.append(opener);
-  try {
-    await sendMouse({ type: 'click', position: [40, 15] });
-    await resetMouse();
-  } finally {
-    opener.remove();
-  }
-  return popup;
-}
 
 /** Waits (at most 5 s) for the callback page to close the popup, and fails if it stays open. */
 async function expectClosed(popup: Window): Promise<void> {
@@ -60,7 +44,7 @@ async function expectClosed(popup: Window): Promise<void> {
 describe('the emulator consent page in a real popup', () => {
   it('should post AUTHORIZATION_SUCCEEDED to the opener when Allow is clicked, then close', async () => {
     const url = await consentUrl('?provider=slack');
-    const popup = (await openByClick(url))!;
+    const popup = (await openByClick(url, 'consent'))!;
     expect(popup).to.not.equal(null);
     const button = await buttonInPopup(popup, 'allow');
     expect(popup.document.body.textContent).to.contain('wants to connect to Slack');
@@ -76,7 +60,7 @@ describe('the emulator consent page in a real popup', () => {
 
   it('should post AUTHORIZATION_FAILED when Deny is clicked', async () => {
     const url = await consentUrl('?provider=notion');
-    const popup = (await openByClick(url))!;
+    const popup = (await openByClick(url, 'consent'))!;
     const button = await buttonInPopup(popup, 'deny');
     const completion = nextCompletion(popup);
     button.click();
@@ -87,7 +71,7 @@ describe('the emulator consent page in a real popup', () => {
 
   it('should re-authorize conn_demo in update mode', async () => {
     const url = await consentUrl('?connectionId=conn_demo');
-    const popup = (await openByClick(url))!;
+    const popup = (await openByClick(url, 'consent'))!;
     const button = await buttonInPopup(popup, 'allow');
     expect(popup.document.body.textContent).to.contain('wants to reconnect to HubSpot');
     const completion = nextCompletion(popup);

@@ -1,4 +1,6 @@
+import { openByClick } from './helpers.js';
 import { expect } from '@open-wc/testing';
+
 
 // The page runs on the test runner's origin; the emulator listens on another
 // loopback port: every call below is cross-origin, with no proxy in between,
@@ -93,7 +95,7 @@ describe('the emulator, called from a page on another origin', () => {
     expect(new URL(url).origin).to.equal(apiOrigin);
 
     const name = `consent-${groupRef}`;
-    const popup = window.open(url, name, 'width=500,height=600')!;
+    const popup = (await openByClick(url, name))!;
     expect(popup).to.not.equal(null);
     const completion = completionFrom(popup, apiOrigin);
     await sleep(300);

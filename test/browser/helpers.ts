@@ -165,3 +165,20 @@ export function countFetches() {
   } as typeof window.fetch;
   return { calls, restore: () => (window.fetch = real) };
 }
+
+/** Opens a popup from a real click: the browsers run with their popup blockers on. */
+export async function openByClick(url: string, name: string): Promise<Window | null> {
+  let popup: Window | null = null;
+  const opener = document.createElement('button');
+  opener.textContent = 'open';
+  opener.style.cssText = 'position:fixed;left:0;top:0;width:80px;height:30px';
+  opener.onclick = () => (popup = window.open(url, name, 'width=500,height=600'));
+  document.body.append(opener);
+  try {
+    await sendMouse({ type: 'click', position: [40, 15] });
+    await resetMouse();
+  } finally {
+    opener.remove();
+  }
+  return popup;
+}
