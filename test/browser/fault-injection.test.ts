@@ -12,7 +12,7 @@ import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import { seeded } from '../shared/seeded.js';
-import { answerConsent, ended, held, signInFreshGroup, userClick, watch } from './helpers.js';
+import { answerConsent, ended, held, signInFreshGroup, userClick, watch, type Recorded } from './helpers.js';
 
 const ua = navigator.userAgent;
 const engine = /Firefox\//.test(ua) ? 'firefox' : /Chrome\//.test(ua) ? 'chromium' : 'webkit';
@@ -52,7 +52,7 @@ const EXPECTED: Record<UserAction, string[]> = {
 };
 
 const outcomes = new Map<string, number>();
-const outcomeOf = (e: { type: string; detail: any }) =>
+const outcomeOf = (e: Recorded) =>
   e.type === 'connect-error' ? `error:${e.detail.code}` : e.type === 'connect-cancel' ? `cancel:${e.detail.reason}` : e.type;
 
 describe(`<connect-provider> under fault injection (${seeds.length} seeded runs in ${engine})`, function () {

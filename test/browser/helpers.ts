@@ -29,6 +29,7 @@ export function signInAs(sid: string): void {
 
 export interface Recorded {
   type: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the details of every event type, read loosely by tests
   detail: any;
 }
 
