@@ -16,7 +16,9 @@ const INTERNAL = new Set(['current', 'blockedUrl', 'flow', 'lastConnection']);
 
 /** 'connect-success' -> 'CustomEvent<ConnectSuccessDetail>', read from the HTMLElementEventMap block of events.ts. */
 const EVENT_TYPES = Object.fromEntries(
-  [...readFileSync('src/element/events.ts', 'utf8').matchAll(/^\s*'(connect-[a-z-]+)': (CustomEvent<\w+>);$/gm)].map((m) => [m[1], m[2]]),
+  [...readFileSync('src/element/events.ts', 'utf8').matchAll(/^\s*'(connect-[a-z-]+)': (CustomEvent<\w+>);$/gm)].map(
+    (m) => [m[1], m[2]],
+  ),
 );
 
 /** src/element/x.ts or /src/element/x.js -> dist/element/x.js */
@@ -37,7 +39,9 @@ const cleanup = {
         declaration.tagName = 'connect-provider';
         declaration.customElement = true;
         declaration.attributes = (declaration.attributes ?? []).filter((a) => !INTERNAL.has(a.fieldName ?? a.name));
-        declaration.members = (declaration.members ?? []).filter((m) => !INTERNAL.has(m.name) && m.privacy !== 'private');
+        declaration.members = (declaration.members ?? []).filter(
+          (m) => !INTERNAL.has(m.name) && m.privacy !== 'private',
+        );
         declaration.events = (declaration.events ?? []).filter((e) => e.name.startsWith('connect-'));
         for (const event of declaration.events) {
           if (!EVENT_TYPES[event.name]) throw new Error(`custom-elements.json: no type for ${event.name} in events.ts`);
@@ -45,7 +49,8 @@ const cleanup = {
         }
         declaration.attributes.push({
           name: 'state',
-          description: "The flow's state, reflected and read-only: idle, requesting, authorizing, verifying, working, bad_credentials, error, cancelled.",
+          description:
+            "The flow's state, reflected and read-only: idle, requesting, authorizing, verifying, working, bad_credentials, error, cancelled.",
           type: { text: 'ConnectState' },
           fieldName: 'state',
         });
@@ -59,7 +64,11 @@ const cleanup = {
       declarations: [],
       exports: [
         { kind: 'js', name: 'ConnectProvider', declaration: element },
-        { kind: 'js', name: 'defineConnectProvider', declaration: { name: 'defineConnectProvider', module: 'dist/element/define.js' } },
+        {
+          kind: 'js',
+          name: 'defineConnectProvider',
+          declaration: { name: 'defineConnectProvider', module: 'dist/element/define.js' },
+        },
         { kind: 'js', name: 'TAG', declaration: { name: 'TAG', module: 'dist/element/define.js' } },
         { kind: 'custom-element-definition', name: 'connect-provider', declaration: element },
       ],
@@ -82,7 +91,16 @@ export default {
   dependencies: false,
   plugins: [
     cleanup,
-    customElementVsCodePlugin({ ...editorData, htmlFileName: 'vscode.html-custom-data.json', cssFileName: 'vscode.css-custom-data.json' }),
-    customElementJetBrainsPlugin({ ...editorData, webTypesFileName: 'web-types.json', excludeCss: false, packageJson: false }),
+    customElementVsCodePlugin({
+      ...editorData,
+      htmlFileName: 'vscode.html-custom-data.json',
+      cssFileName: 'vscode.css-custom-data.json',
+    }),
+    customElementJetBrainsPlugin({
+      ...editorData,
+      webTypesFileName: 'web-types.json',
+      excludeCss: false,
+      packageJson: false,
+    }),
   ],
 };

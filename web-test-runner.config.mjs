@@ -48,7 +48,9 @@ function startProgram(path, args, stdio, packageName) {
     child.on('error', (error) => {
       reject(
         error.code === 'ENOENT'
-          ? new Error(`${path} is missing: install Debian's ${packageName} (apt-get install -y --no-install-recommends ${packageName}); npm test does it when run as root`)
+          ? new Error(
+              `${path} is missing: install Debian's ${packageName} (apt-get install -y --no-install-recommends ${packageName}); npm test does it when run as root`,
+            )
           : error,
       );
     });
@@ -60,14 +62,21 @@ function startProgram(path, args, stdio, packageName) {
 
 async function ensureDisplay() {
   if (process.env.DISPLAY) return;
-  const xvfb = startProgram(browserPaths.xvfb, ['-displayfd', '1', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], ['ignore', 'pipe', 'ignore'], 'xvfb xauth');
+  const xvfb = startProgram(
+    browserPaths.xvfb,
+    ['-displayfd', '1', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'],
+    ['ignore', 'pipe', 'ignore'],
+    'xvfb xauth',
+  );
   const ready = new Promise((resolve) => xvfb.child.stdout.once('data', (chunk) => resolve(String(chunk).trim())));
   const display = await Promise.race([ready, xvfb.failed, timeLimit(10_000, 'Xvfb gave no display number')]);
   process.env.DISPLAY = `:${display}`;
 }
 
 function timeLimit(ms, message) {
-  return new Promise((_, reject) => setTimeout(() => reject(new Error(`${message} within ${ms / 1000} s`)), ms).unref());
+  return new Promise((_, reject) =>
+    setTimeout(() => reject(new Error(`${message} within ${ms / 1000} s`)), ms).unref(),
+  );
 }
 
 async function startWebKitDriver() {
@@ -77,7 +86,12 @@ async function startWebKitDriver() {
   driver.failed.catch((error) => (failure = error));
   // Wait until the driver accepts connections.
   const deadline = Date.now() + 10_000;
-  while (!(await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false))) {
+  while (
+    !(await fetch(`http://127.0.0.1:${port}/status`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  ) {
     if (failure) throw failure;
     if (Date.now() > deadline) throw new Error('WebKitWebDriver did not answer within 10 s');
     await new Promise((r) => setTimeout(r, 100));
@@ -94,7 +108,14 @@ if (wanted.includes('chromium')) {
         executablePath: browserPaths.chromium,
         // Playwright turns the popup blocker off by default; the element's tests run with it on, as users have it.
         ignoreDefaultArgs: ['--disable-popup-blocking'],
-        args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       },
     }),
   );
@@ -138,10 +159,7 @@ if (wanted.includes('webkit')) {
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
-  plugins: [
-    reactAsEsm,
-    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }),
-  ],
+  plugins: [reactAsEsm, esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
   middleware: [testMiddleware, (await import('./test/browser/server/cross-origin.ts')).crossOrigin],
   browsers,
   reporters: [defaultReporter(), countReporter()],

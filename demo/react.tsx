@@ -38,7 +38,13 @@ function App() {
             Reconnect <code>conn_demo</code>
           </h2>
           <p>Acme's HubSpot connection has bad credentials. Only Acme's users may reconnect it.</p>
-          <ConnectProvider id="reconnect" endpoint="/api/connect" provider="hubspot" connectionId="conn_demo" {...handlers('reconnect')} />
+          <ConnectProvider
+            id="reconnect"
+            endpoint="/api/connect"
+            provider="hubspot"
+            connectionId="conn_demo"
+            {...handlers('reconnect')}
+          />
         </section>
       </div>
       <section className="card">

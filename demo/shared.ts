@@ -30,13 +30,16 @@ const started = performance.now();
 export function entry(source: string, event: Event): TimelineEntry {
   const detail = (event as CustomEvent).detail ?? {};
   const type = event.type;
-  const tone = type === 'connect-success' ? 'ok' : type === 'connect-error' ? 'bad' : type === 'connect-cancel' ? 'muted' : 'info';
+  const tone =
+    type === 'connect-success' ? 'ok' : type === 'connect-error' ? 'bad' : type === 'connect-cancel' ? 'muted' : 'info';
   return {
     id: next++,
     time: `${((performance.now() - started) / 1000).toFixed(2)} s`,
     source,
     type,
-    detail: JSON.stringify(detail, (key, value) => (key === 'connection' && value && typeof value === 'object' ? `${value.id} (${value.status})` : value)),
+    detail: JSON.stringify(detail, (key, value) =>
+      key === 'connection' && value && typeof value === 'object' ? `${value.id} (${value.status})` : value,
+    ),
     tone,
   };
 }
@@ -59,12 +62,14 @@ export async function renderHeader(current: 'vanilla' | 'react' | 'vue'): Promis
       .join('')}</nav>
     <label class="user">Signed in as <select id="user"></select></label>`;
   const select = header.querySelector<HTMLSelectElement>('#user')!;
-  for (const [id, label] of Object.entries(session.users)) select.add(new Option(label, id, false, id === session.user));
+  for (const [id, label] of Object.entries(session.users))
+    select.add(new Option(label, id, false, id === session.user));
   select.addEventListener('change', async () => {
     await fetch(`/api/session?user=${select.value}`, { method: 'POST' });
     location.reload();
   });
   const footer = document.querySelector('#footer');
-  if (footer) footer.textContent = `Backend: /api/connect on this server, talking to ${session.platform}. The API key never reaches this page.`;
+  if (footer)
+    footer.textContent = `Backend: /api/connect on this server, talking to ${session.platform}. The API key never reaches this page.`;
   return session;
 }

@@ -19,7 +19,12 @@ for (const el of document.querySelectorAll<ConnectProvider>('connect-provider'))
       li.className = line.tone;
       li.dataset.event = line.type;
       li.dataset.source = line.source;
-      for (const [cls, text] of [['time', line.time], ['source', line.source], ['type', line.type], ['detail', line.detail]]) {
+      for (const [cls, text] of [
+        ['time', line.time],
+        ['source', line.source],
+        ['type', line.type],
+        ['detail', line.detail],
+      ]) {
         const span = document.createElement('span');
         span.className = cls;
         span.textContent = text;

@@ -45,7 +45,14 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
     executablePath: '/usr/bin/chromium',
     // As users have it: popups open only from a click.
     ignoreDefaultArgs: ['--disable-popup-blocking'],
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const requestsPerFlow: number[] = [];
   const latencies: number[] = [];
@@ -71,11 +78,16 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
           return realOpen.apply(window, args);
         };
         w.successAt = new Promise((resolve) =>
-          document.querySelector('connect-provider')!.addEventListener('connect-success', () => resolve(Date.now()), { once: true }),
+          document
+            .querySelector('connect-provider')!
+            .addEventListener('connect-success', () => resolve(Date.now()), { once: true }),
         );
       });
       handlerRequests = 0;
-      const [popup] = await Promise.all([tab.waitForEvent('popup'), tab.locator('connect-provider [part=button]').click()]);
+      const [popup] = await Promise.all([
+        tab.waitForEvent('popup'),
+        tab.locator('connect-provider [part=button]').click(),
+      ]);
       await popup.getByRole('button', { name: 'Allow', exact: true }).click();
       const successAt = await tab.evaluate(() => (window as unknown as { successAt: Promise<number> }).successAt);
       const id = await tab.evaluate(() => document.querySelector('connect-provider')!.connection!.id);
@@ -84,7 +96,9 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
       const verifiedAt = Date.parse(stored.pending?.at ?? stored.updateTime!);
       latencies.push(successAt - verifiedAt);
       requestsPerFlow.push(handlerRequests);
-      beforePopup.push(await tab.evaluate(() => (window as unknown as { fetchesBeforeOpen: number }).fetchesBeforeOpen));
+      beforePopup.push(
+        await tab.evaluate(() => (window as unknown as { fetchesBeforeOpen: number }).fetchesBeforeOpen),
+      );
       await context.close();
     }
   } finally {
@@ -93,7 +107,11 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
   const sorted = [...latencies].sort((a, b) => a - b);
   const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  rows.push([`flows: ${FLOWS} full flows in Chromium, backend requests per flow (mean, max; target max <= 8)`, mean(requestsPerFlow).toFixed(1), String(Math.max(...requestsPerFlow))]);
+  rows.push([
+    `flows: ${FLOWS} full flows in Chromium, backend requests per flow (mean, max; target max <= 8)`,
+    mean(requestsPerFlow).toFixed(1),
+    String(Math.max(...requestsPerFlow)),
+  ]);
   rows.push(['flows: verified -> connect-success, ms (median <= 300, p95)', String(pct(50)), String(pct(95))]);
   rows.push(['flows: requests before the popup opens (max)', String(Math.max(...beforePopup)), '']);
   app.close();

@@ -14,7 +14,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'bench-api-key';
 
 /** Starts a TypeScript module in its own Node process and waits for its "listening on URL" line. */
-async function startProcess(args: string[], env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
+async function startProcess(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -55,7 +58,13 @@ async function load(url: string, seconds: number, connections: number): Promise<
   const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
   const cpu = (await cpuOf(url)) - before;
   const errors = result.errors + result.timeouts + result.non2xx;
-  return { rps: result.requests.average, cpu: cpu / Math.max(1, result.requests.total), p50: result.latency.p50, p99: result.latency.p99, errors };
+  return {
+    rps: result.requests.average,
+    cpu: cpu / Math.max(1, result.requests.total),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors,
+  };
 }
 
 const median = (xs: number[]) => {
@@ -76,7 +85,15 @@ export async function benchHandler(options: HandlerBenchOptions = {}): Promise<A
   const connections = options.connections ?? 10;
   const children: ChildProcess[] = [];
   try {
-    const emulator = await startProcess(['src/emulator/cli.ts', '--port', '0', '--api-key', API_KEY, '--verify-delay', '0']);
+    const emulator = await startProcess([
+      'src/emulator/cli.ts',
+      '--port',
+      '0',
+      '--api-key',
+      API_KEY,
+      '--verify-delay',
+      '0',
+    ]);
     children.push(emulator.child);
     const env = { PLATFORM_BASE_URL: `${emulator.url}/v1`, PLATFORM_API_KEY: API_KEY };
     const handler = await startProcess(['scripts/bench/handler-server.ts'], env);
@@ -105,11 +122,23 @@ export async function benchHandler(options: HandlerBenchOptions = {}): Promise<A
     const p99Ratio = m('handler', 'p99') / m('bare', 'p99');
     const setup = `${rounds} rounds x ${seconds} s, ${connections} connections, load avg ${median(loads).toFixed(1)} on ${cpus().length} cores`;
     return [
-      [`handler: get-connection req/s, separate processes, median of ${setup} (handler, bare proxy)`, m('handler', 'rps').toFixed(0), m('bare', 'rps').toFixed(0)],
+      [
+        `handler: get-connection req/s, separate processes, median of ${setup} (handler, bare proxy)`,
+        m('handler', 'rps').toFixed(0),
+        m('bare', 'rps').toFixed(0),
+      ],
       ['handler: latency p50 / p99 ms, handler', `${m('handler', 'p50')} / ${m('handler', 'p99')}`, ''],
       ['handler: latency p50 / p99 ms, bare proxy', `${m('bare', 'p50')} / ${m('bare', 'p99')}`, ''],
-      ['handler: CPU µs per request in its own process (handler, bare proxy)', m('handler', 'cpu').toFixed(0), m('bare', 'cpu').toFixed(0)],
-      ['handler: throughput handler / bare proxy (target >= 0.90); p99 handler / bare (target <= 1.20)', ratio.toFixed(2), p99Ratio.toFixed(2)],
+      [
+        'handler: CPU µs per request in its own process (handler, bare proxy)',
+        m('handler', 'cpu').toFixed(0),
+        m('bare', 'cpu').toFixed(0),
+      ],
+      [
+        'handler: throughput handler / bare proxy (target >= 0.90); p99 handler / bare (target <= 1.20)',
+        ratio.toFixed(2),
+        p99Ratio.toFixed(2),
+      ],
       [
         'handler: per round req/s, handler | bare',
         results.handler.map((r) => r.rps.toFixed(0)).join(' '),
@@ -123,8 +152,16 @@ export async function benchHandler(options: HandlerBenchOptions = {}): Promise<A
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '10' } },
+    options: {
+      rounds: { type: 'string', default: '5' },
+      seconds: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '10' },
+    },
   });
-  const rows = await benchHandler({ rounds: Number(values.rounds), seconds: Number(values.seconds), connections: Number(values.connections) });
+  const rows = await benchHandler({
+    rounds: Number(values.rounds),
+    seconds: Number(values.seconds),
+    connections: Number(values.connections),
+  });
   for (const [name, a, b] of rows) console.log(`${name} | ${a} | ${b}`);
 }

@@ -16,7 +16,11 @@ function footprint(modules: string): { packages: number; files: number; bytes: n
     const [parent, grandparent] = [basename(dirname(dir)), basename(dirname(dirname(dir)))];
     const name = basename(dir);
     // A package: node_modules/name or node_modules/@scope/name.
-    if ((parent === 'node_modules' && !/^[.@]/.test(name)) || (grandparent === 'node_modules' && parent.startsWith('@'))) total.packages++;
+    if (
+      (parent === 'node_modules' && !/^[.@]/.test(name)) ||
+      (grandparent === 'node_modules' && parent.startsWith('@'))
+    )
+      total.packages++;
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
@@ -34,17 +38,37 @@ function footprint(modules: string): { packages: number; files: number; bytes: n
 export function installRows(root = process.cwd()): Row[] {
   const work = mkdtempSync(join(tmpdir(), 'connect-provider-bench-install-'));
   try {
-    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    const packed = JSON.parse(out.slice(out.search(/^\[\s*\{/m)))[0] as { filename: string; size: number; unpackedSize: number; entryCount: number };
+    const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const packed = JSON.parse(out.slice(out.search(/^\[\s*\{/m)))[0] as {
+      filename: string;
+      size: number;
+      unpackedSize: number;
+      entryCount: number;
+    };
     const app = join(work, 'app');
     execFileSync('mkdir', ['-p', app]);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'empty', private: true }));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename)], { cwd: app, stdio: 'ignore' });
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', join(work, packed.filename)], {
+      cwd: app,
+      stdio: 'ignore',
+    });
     const installed = footprint(join(app, 'node_modules'));
     const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
     return [
-      ['install: npm install connect-provider into an empty project: packages, files', String(installed.packages), `${installed.files} files`],
-      ['install: size on disk (node_modules), tarball unpacked / packed', mb(installed.bytes), `${mb(packed.unpackedSize)} / ${mb(packed.size)}`],
+      [
+        'install: npm install connect-provider into an empty project: packages, files',
+        String(installed.packages),
+        `${installed.files} files`,
+      ],
+      [
+        'install: size on disk (node_modules), tarball unpacked / packed',
+        mb(installed.bytes),
+        `${mb(packed.unpackedSize)} / ${mb(packed.size)}`,
+      ],
       ['install: tarball entries', String(packed.entryCount), ''],
     ];
   } finally {

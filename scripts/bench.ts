@@ -48,31 +48,65 @@ async function minified(contents: string, resolveDir: string, external: string[]
     write: false,
     logLevel: 'error',
   });
-  const { code } = await minify(result.outputFiles[0].text, { module: true, ecma: 2022, compress: { passes: 3 }, mangle: true });
+  const { code } = await minify(result.outputFiles[0].text, {
+    module: true,
+    ecma: 2022,
+    compress: { passes: 3 },
+    mangle: true,
+  });
   return new TextEncoder().encode(code!);
 }
 
 const element: Uint8Array = await bundle({ write: true });
-rows.push(['size: <connect-provider> (lit included), min / gzip', `${element.length} B`, `${gzip(element)} B (${kb(gzip(element))})`]);
+rows.push([
+  'size: <connect-provider> (lit included), min / gzip',
+  `${element.length} B`,
+  `${gzip(element)} B (${kb(gzip(element))})`,
+]);
 const lit: Uint8Array = await bundleLitBaseline();
 rows.push([`size: ${LIT_BASELINE_NAME}`, `${lit.length} B`, `${gzip(lit)} B (${kb(gzip(lit))})`]);
 
 if (values.peers) {
   const dir = join(process.cwd(), 'node_modules', '.cache', 'bench-peers');
   mkdirSync(dir, { recursive: true });
-  if (!existsSync(join(dir, 'package.json'))) writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-peers', private: true }));
+  if (!existsSync(join(dir, 'package.json')))
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'bench-peers', private: true }));
   console.error('installing @amp-labs/react and @nangohq/frontend for the bench...');
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--legacy-peer-deps', '@amp-labs/react', '@nangohq/frontend', 'react', 'react-dom'], {
-    cwd: dir,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '--legacy-peer-deps',
+      '@amp-labs/react',
+      '@nangohq/frontend',
+      'react',
+      'react-dom',
+    ],
+    {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const react = ['react', 'react-dom', 'react/jsx-runtime', 'react-dom/client'];
   const amp = await minified("export { ConnectProvider } from '@amp-labs/react';", dir, react);
   const ampVersion = JSON.parse(readFileSync(join(dir, 'node_modules/@amp-labs/react/package.json'), 'utf8')).version;
-  rows.push([`size: @amp-labs/react ${ampVersion} ConnectProvider (React external)`, `${amp.length} B`, `${gzip(amp)} B (${kb(gzip(amp))})`]);
+  rows.push([
+    `size: @amp-labs/react ${ampVersion} ConnectProvider (React external)`,
+    `${amp.length} B`,
+    `${gzip(amp)} B (${kb(gzip(amp))})`,
+  ]);
   const nango = await minified("export { default } from '@nangohq/frontend';", dir, react);
-  const nangoVersion = JSON.parse(readFileSync(join(dir, 'node_modules/@nangohq/frontend/package.json'), 'utf8')).version;
-  rows.push([`size: @nangohq/frontend ${nangoVersion} (no UI)`, `${nango.length} B`, `${gzip(nango)} B (${kb(gzip(nango))})`]);
+  const nangoVersion = JSON.parse(
+    readFileSync(join(dir, 'node_modules/@nangohq/frontend/package.json'), 'utf8'),
+  ).version;
+  rows.push([
+    `size: @nangohq/frontend ${nangoVersion} (no UI)`,
+    `${nango.length} B`,
+    `${gzip(nango)} B (${kb(gzip(nango))})`,
+  ]);
 }
 
 // ---------------------------------------------------------------- install footprint

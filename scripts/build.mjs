@@ -42,12 +42,22 @@ async function inlineVendored() {
     name: 'keep-relative-imports-external',
     setup(b) {
       b.onResolve({ filter: /^\.\.?\// }, (args) =>
-        args.kind === 'entry-point' || args.importer.includes('/node_modules/') ? undefined : { path: args.path, external: true },
+        args.kind === 'entry-point' || args.importer.includes('/node_modules/')
+          ? undefined
+          : { path: args.path, external: true },
       );
     },
   };
   const inlined = new Set();
-  const common = { bundle: true, format: 'esm', target: 'es2022', write: true, allowOverwrite: true, logLevel: 'error', metafile: true };
+  const common = {
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    write: true,
+    allowOverwrite: true,
+    logLevel: 'error',
+    metafile: true,
+  };
   const builds = [
     {
       ...common,
@@ -57,7 +67,9 @@ async function inlineVendored() {
       minify: true, // 270 kB instead of 580 kB; the emulator's own code is small next to ajv's
       legalComments: 'none', // the licences are in THIRD-PARTY-LICENSES.txt
       // ajv is CommonJS: give its require() of Node built-ins a real require.
-      banner: { js: "import { createRequire as __cpCreateRequire } from 'node:module';\nconst require = __cpCreateRequire(import.meta.url);" },
+      banner: {
+        js: "import { createRequire as __cpCreateRequire } from 'node:module';\nconst require = __cpCreateRequire(import.meta.url);",
+      },
       plugins: [keepRelative],
     },
     {
@@ -95,7 +107,10 @@ async function inlineVendored() {
   const header = `// @lit/react ${version}'s create-component.d.ts (BSD-3-Clause; see ../THIRD-PARTY-LICENSES.txt)\n`;
   writeFileSync('dist/element/lit-react.d.ts', header + litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
   const types = readFileSync('dist/element/react.d.ts', 'utf8');
-  writeFileSync('dist/element/react.d.ts', types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'));
+  writeFileSync(
+    'dist/element/react.d.ts',
+    types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'),
+  );
   const notices = [...inlined].sort().map((name) => {
     const dir = `node_modules/${name}`;
     const { version, license } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
@@ -108,5 +123,8 @@ async function inlineVendored() {
     });
     return `${name}@${version} (${license})\n\n${file ? readFileSync(`${dir}/${file}`, 'utf8').trim() : license}\n`;
   });
-  writeFileSync('dist/THIRD-PARTY-LICENSES.txt', `Third-party code inlined into this package's dist/:\n\n${notices.join('\n' + '-'.repeat(72) + '\n\n')}`);
+  writeFileSync(
+    'dist/THIRD-PARTY-LICENSES.txt',
+    `Third-party code inlined into this package's dist/:\n\n${notices.join('\n' + '-'.repeat(72) + '\n\n')}`,
+  );
 }

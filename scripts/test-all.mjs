@@ -170,7 +170,9 @@ if (!only || only === 'node') {
 }
 
 if (!only || only === 'types') {
-  steps.push(nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types', 10 * MINUTE));
+  steps.push(
+    nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types', 10 * MINUTE),
+  );
 }
 
 if (!only || only === 'browser') {

@@ -9,8 +9,20 @@ import { createConnectHandler, toNodeListener, type ConnectUser } from '../../sr
 
 /** The two signed-in users the demo switches between. */
 export const USERS: Record<string, ConnectUser & { label: string }> = {
-  ada: { label: 'Ada Lovelace (Acme Inc.)', groupRef: 'acme', groupName: 'Acme Inc.', consumerRef: 'user-ada', consumerName: 'Ada Lovelace' },
-  otto: { label: 'Otto Other (Other Corp)', groupRef: 'other', groupName: 'Other Corp', consumerRef: 'user-otto', consumerName: 'Otto Other' },
+  ada: {
+    label: 'Ada Lovelace (Acme Inc.)',
+    groupRef: 'acme',
+    groupName: 'Acme Inc.',
+    consumerRef: 'user-ada',
+    consumerName: 'Ada Lovelace',
+  },
+  otto: {
+    label: 'Otto Other (Other Corp)',
+    groupRef: 'other',
+    groupName: 'Other Corp',
+    consumerRef: 'user-otto',
+    consumerName: 'Otto Other',
+  },
 };
 
 function userOf(cookie: string | null | undefined): string {
@@ -42,7 +54,8 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
       if (real) {
         baseUrl = process.env.PLATFORM_BASE_URL ?? '';
         project = process.env.PLATFORM_PROJECT ?? '';
-        if (!baseUrl || !project) throw new Error('with PLATFORM_API_KEY, set PLATFORM_BASE_URL (ending in /v1) and PLATFORM_PROJECT too');
+        if (!baseUrl || !project)
+          throw new Error('with PLATFORM_API_KEY, set PLATFORM_BASE_URL (ending in /v1) and PLATFORM_PROJECT too');
         apiKey = real;
       } else {
         emulator = createEmulator({ verifyDelay: options.verifyDelay ?? 1500 });
@@ -53,7 +66,9 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
         apiKey = emulator.apiKey;
         server.httpServer?.once('close', () => void emulator?.close());
       }
-      const platform = real ? `the real platform at ${new URL(baseUrl).origin}` : `the embedded emulator at ${new URL(baseUrl).origin}`;
+      const platform = real
+        ? `the real platform at ${new URL(baseUrl).origin}`
+        : `the embedded emulator at ${new URL(baseUrl).origin}`;
       const handler = createConnectHandler({
         apiKey,
         baseUrl,
@@ -66,14 +81,30 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
       server.middlewares.use('/api/session', (req: IncomingMessage, res: ServerResponse) => {
         if (req.method === 'POST') {
           const user = new URL(req.url ?? '/', 'http://x').searchParams.get('user') ?? '';
-          if (!(user in USERS)) return sendJson(res, 400, { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'unknown user' });
+          if (!(user in USERS))
+            return sendJson(res, 400, {
+              type: 'about:blank',
+              title: 'Bad Request',
+              status: 400,
+              detail: 'unknown user',
+            });
           return sendJson(res, 200, { user }, { 'set-cookie': `demo_user=${user}; Path=/; SameSite=Lax; HttpOnly` });
         }
         const user = userOf(req.headers.cookie);
-        sendJson(res, 200, { user, users: Object.fromEntries(Object.entries(USERS).map(([id, u]) => [id, u.label])), platform });
+        sendJson(res, 200, {
+          user,
+          users: Object.fromEntries(Object.entries(USERS).map(([id, u]) => [id, u.label])),
+          platform,
+        });
       });
       server.httpServer?.once('listening', () => {
-        setTimeout(() => server.config.logger.info(`  platform: ${platform}${real ? '' : ` (API key ${apiKey}, seed project "demo")`}`), 50);
+        setTimeout(
+          () =>
+            server.config.logger.info(
+              `  platform: ${platform}${real ? '' : ` (API key ${apiKey}, seed project "demo")`}`,
+            ),
+          50,
+        );
       });
     },
   };

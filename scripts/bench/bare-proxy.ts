@@ -17,9 +17,13 @@ const server = createServer({ keepAlive: true }, async (req, res) => {
     const upstream = await fetch(`${base}/projects/demo/connections/${id}`, { headers });
     const connection = await upstream.json();
     if (!upstream.ok || connection?.group?.groupRef !== 'acme') return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(toBrowserConnection(connection)));
+    res
+      .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify(toBrowserConnection(connection)));
   } catch {
     res.writeHead(502).end();
   }
 });
-server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+server.listen(0, '127.0.0.1', () =>
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+);

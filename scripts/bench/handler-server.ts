@@ -16,4 +16,6 @@ const server = createServer({ keepAlive: true }, (req, res) => {
   if (req.url === '/__bench/cpu') return res.end(String(process.cpuUsage().user + process.cpuUsage().system));
   listener(req, res);
 });
-server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+server.listen(0, '127.0.0.1', () =>
+  console.log(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+);

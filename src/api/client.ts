@@ -361,7 +361,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       return send(
         {
           idempotent: true,
-          call: async (init) => json(await api.GET('/projects/{projectIdOrName}', { params: { path, query }, ...init })),
+          call: async (init) =>
+            json(await api.GET('/projects/{projectIdOrName}', { params: { path, query }, ...init })),
         },
         o,
       );

@@ -190,7 +190,7 @@ export class ConnectProvider extends ReactiveElement {
   /** A user-facing string, with the provider's name. */
   private text(key: keyof ConnectStrings, provider: string): string {
     const name = provider ? provider[0].toUpperCase() + provider.slice(1) : '';
-    return ({ ...DEFAULT_STRINGS, ...this.strings })[key].replace('{provider}', name).trim();
+    return { ...DEFAULT_STRINGS, ...this.strings }[key].replace('{provider}', name).trim();
   }
 
   /**
@@ -276,7 +276,13 @@ export class ConnectProvider extends ReactiveElement {
       state === 'idle'
         ? ''
         : this.text(
-            flow!.blockedUrl ? 'blocked' : flow!.severed ? 'waiting' : state === 'error' && code! in DEFAULT_STRINGS ? (code as 'error') : state,
+            flow!.blockedUrl
+              ? 'blocked'
+              : flow!.severed
+                ? 'waiting'
+                : state === 'error' && code! in DEFAULT_STRINGS
+                  ? (code as 'error')
+                  : state,
             flow!.provider,
           );
     const part = busy && (flow!.blockedUrl ? 'fallback' : flow!.severed && 'stop');

@@ -57,7 +57,12 @@ export class ConnectError extends Error {
   readonly code: ConnectErrorCode | ConnectCancelReason;
   readonly problem?: Problem;
   readonly connection?: Connection;
-  constructor(code: ConnectErrorCode | ConnectCancelReason, message: string, problem?: Problem, connection?: Connection) {
+  constructor(
+    code: ConnectErrorCode | ConnectCancelReason,
+    message: string,
+    problem?: Problem,
+    connection?: Connection,
+  ) {
     super(message);
     this.code = code;
     if (problem) this.problem = problem;

@@ -9,14 +9,7 @@ import { backoffDelay, parseRetryAfter } from '../api/retry.js';
 import { ConnectError, type ConnectCancelReason, type ConnectErrorCode, type ConnectEventDetails } from './events.js';
 
 export type ConnectState =
-  | 'idle'
-  | 'requesting'
-  | 'authorizing'
-  | 'verifying'
-  | 'working'
-  | 'bad_credentials'
-  | 'error'
-  | 'cancelled';
+  'idle' | 'requesting' | 'authorizing' | 'verifying' | 'working' | 'bad_credentials' | 'error' | 'cancelled';
 
 /**
  * The transition table: the states each running state may go to. A state may
@@ -227,7 +220,12 @@ export class Flow {
   fail(code: ConnectErrorCode, message: string, problem?: Problem, connection?: Connection): void {
     if (this.done) return;
     this.error = new ConnectError(code, message, problem, connection);
-    this.#go(code === 'bad_credentials' ? 'bad_credentials' : 'error', 'connect-error', { code, message, problem, connection });
+    this.#go(code === 'bad_credentials' ? 'bad_credentials' : 'error', 'connect-error', {
+      code,
+      message,
+      problem,
+      connection,
+    });
   }
 
   /** The fallback button's click: opens the popup the browser blocked. */
@@ -314,7 +312,11 @@ export class Flow {
   async #confirmClaim(id: string): Promise<void> {
     try {
       const connection = withoutCredentials((await this.#attempt('GET', this.#path(id))) as Connection);
-      if (connection.id === id && (this.#id || connection.provider === this.provider) && this.#isNew(connection, await this.#known)) {
+      if (
+        connection.id === id &&
+        (this.#id || connection.provider === this.provider) &&
+        this.#isNew(connection, await this.#known)
+      ) {
         this.#found(id, connection);
       }
     } catch {
@@ -389,7 +391,10 @@ export class Flow {
     clearTimeout(this.#pollTimer);
     this.#timers.delete(this.#pollTimer!);
     const step = this.#config.pollInterval;
-    this.#pollTimer = this.#later(() => void this.#poll(), ms < 0 ? (document.hidden ? HIDDEN_SLOWDOWN : 1) * -ms * step : ms);
+    this.#pollTimer = this.#later(
+      () => void this.#poll(),
+      ms < 0 ? (document.hidden ? HIDDEN_SLOWDOWN : 1) * -ms * step : ms,
+    );
   }
 
   /** One poll: while severed, has the caller's connection appeared or changed? Once known, its status. */
@@ -425,7 +430,8 @@ export class Flow {
       if (!this.#go('verifying', 'connect-status', { status, connection })) return;
     }
     if (status === 'working') this.#go('working', 'connect-success', { connection });
-    else if (status === 'bad_credentials') this.fail('bad_credentials', 'the provider refused the credentials', undefined, connection);
+    else if (status === 'bad_credentials')
+      this.fail('bad_credentials', 'the provider refused the credentials', undefined, connection);
     else this.#pollSoon(this.#quick-- > 0 ? -QUICK_STEP : -1);
   }
 
@@ -444,7 +450,7 @@ export class Flow {
 
   /** A request with up to MAX_FAILURES retries of retryable failures. */
   async #retrying(method: string, path: string, body?: unknown): Promise<unknown> {
-    for (let failures = 0; ; ) {
+    for (let failures = 0; ;) {
       try {
         return await this.#attempt(method, path, body);
       } catch (error) {
@@ -490,14 +496,24 @@ export class Flow {
         try {
           parsed = JSON.parse(text);
         } catch {
-          throw { code: 'http_error', message: `malformed JSON (${status})`, retryable: status >= 500 } satisfies Failure;
+          throw {
+            code: 'http_error',
+            message: `malformed JSON (${status})`,
+            retryable: status >= 500,
+          } satisfies Failure;
         }
       }
       if (ok) return parsed;
       const problem = parsed && typeof parsed === 'object' ? (parsed as Problem) : { status };
       const retryable = problem.retryable ?? (status >= 500 || status === 429);
       const retryAfterMs = parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter);
-      throw { code: 'http_error', message: problem.detail || problem.title || `the server answered ${status}`, retryable, problem, retryAfterMs } satisfies Failure;
+      throw {
+        code: 'http_error',
+        message: problem.detail || problem.title || `the server answered ${status}`,
+        retryable,
+        problem,
+        retryAfterMs,
+      } satisfies Failure;
     } finally {
       clearTimeout(timer);
       this.#timers.delete(timer);

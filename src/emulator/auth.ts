@@ -37,21 +37,32 @@ export function createAuth(options: { apiKey: string; secret: string; now: () =>
     if (!op.apiKey && !op.bearer) return { kind: 'anonymous' };
     const key = request.headers.get('x-api-key');
     if (key !== null) {
-      if (!op.apiKey) throw new HttpProblem({ status: 401, detail: `${op.operationId} accepts only a Bearer JWT, not an API key` });
-      if (key !== apiKey) throw new HttpProblem({ status: 401, detail: 'the X-Api-Key header does not carry a valid API key' });
+      if (!op.apiKey)
+        throw new HttpProblem({ status: 401, detail: `${op.operationId} accepts only a Bearer JWT, not an API key` });
+      if (key !== apiKey)
+        throw new HttpProblem({ status: 401, detail: 'the X-Api-Key header does not carry a valid API key' });
       return { kind: 'apiKey' };
     }
     const authorization = request.headers.get('authorization');
     const bearer = authorization && /^Bearer\s+(.+)$/i.exec(authorization)?.[1];
     if (!bearer) {
-      const detail = op.bearer ? 'send an API key in X-Api-Key or a Bearer JWT in Authorization' : 'send an API key in X-Api-Key';
+      const detail = op.bearer
+        ? 'send an API key in X-Api-Key or a Bearer JWT in Authorization'
+        : 'send an API key in X-Api-Key';
       throw new HttpProblem({ status: 401, detail }, op.bearer ? { 'www-authenticate': 'Bearer' } : {});
     }
     if (!op.bearer) {
-      throw new HttpProblem({ status: 401, detail: `${op.operationId} accepts only an API key in X-Api-Key, not a Bearer token` });
+      throw new HttpProblem({
+        status: 401,
+        detail: `${op.operationId} accepts only an API key in X-Api-Key, not a Bearer token`,
+      });
     }
     const verified = verifyJwt(bearer.trim(), secret, now().getTime());
-    if ('error' in verified) throw new HttpProblem({ status: 401, detail: verified.error }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    if ('error' in verified)
+      throw new HttpProblem(
+        { status: 401, detail: verified.error },
+        { 'www-authenticate': 'Bearer error="invalid_token"' },
+      );
     return { kind: 'bearer', claims: verified.claims };
   }
 

@@ -51,11 +51,13 @@ if (values.help) {
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${values.port}`);
 const verifyDelay = Number(values['verify-delay']);
-if (!Number.isFinite(verifyDelay) || verifyDelay < 0) fail(`--verify-delay must be milliseconds >= 0, got ${values['verify-delay']}`);
+if (!Number.isFinite(verifyDelay) || verifyDelay < 0)
+  fail(`--verify-delay must be milliseconds >= 0, got ${values['verify-delay']}`);
 const urlFormat = values['url-format'];
 if (urlFormat !== 'json' && urlFormat !== 'text') fail(`--url-format must be json or text, got ${urlFormat}`);
 if (values['api-key'] === '') fail('--api-key must not be empty');
-if (values['token-secret'] !== undefined && values['token-secret'].length < 16) fail('--token-secret must be 16 characters or more');
+if (values['token-secret'] !== undefined && values['token-secret'].length < 16)
+  fail('--token-secret must be 16 characters or more');
 if (values['public-url'] !== undefined && !/^https?:\/\/[^/]+\/?$/.test(values['public-url'])) {
   fail(`--public-url must be an origin such as http://localhost:4010, got ${values['public-url']}`);
 }

@@ -66,9 +66,18 @@ function seeOther(location: string): Response {
 
 function findSession(env: Env, id: string): ConsentSession {
   const session = env.state.consents.find((s) => s.id === id);
-  if (!session) throw new HttpProblem({ status: 404, title: 'Unknown authorization', detail: 'this authorization link is not known; start again from the app' });
+  if (!session)
+    throw new HttpProblem({
+      status: 404,
+      title: 'Unknown authorization',
+      detail: 'this authorization link is not known; start again from the app',
+    });
   if (Date.parse(session.expiresAt) <= env.now.getTime()) {
-    throw new HttpProblem({ status: 410, title: 'Authorization expired', detail: 'this authorization link has expired; start again from the app' });
+    throw new HttpProblem({
+      status: 410,
+      title: 'Authorization expired',
+      detail: 'this authorization link has expired; start again from the app',
+    });
   }
   return session;
 }
@@ -92,7 +101,11 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
       scopes: provider.scopes,
     });
   }
-  if (request.method !== 'POST') throw new HttpProblem({ status: 405, detail: `${request.method} is not allowed here; allowed: GET, POST` }, { allow: 'GET, POST' });
+  if (request.method !== 'POST')
+    throw new HttpProblem(
+      { status: 405, detail: `${request.method} is not allowed here; allowed: GET, POST` },
+      { allow: 'GET, POST' },
+    );
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new HttpProblem({ status: 415, detail: 'the consent form posts application/x-www-form-urlencoded' });
@@ -105,20 +118,32 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
       type: PROBLEM_TYPES.validation,
       title: 'Invalid request',
       detail: 'decision must be allow, allow_bad_credentials or deny',
-      issues: [{ detail: 'must be allow, allow_bad_credentials or deny', in: 'body', name: 'decision', value: decision }],
+      issues: [
+        { detail: 'must be allow, allow_bad_credentials or deny', in: 'body', name: 'decision', value: decision },
+      ],
     });
   }
-  if (session.decision) throw new HttpProblem({ status: 409, title: 'Already decided', detail: 'this authorization was already answered' });
+  if (session.decision)
+    throw new HttpProblem({ status: 409, title: 'Already decided', detail: 'this authorization was already answered' });
   applyConsent(env, session, decision);
   return seeOther(`/oauth/callback?session=${encodeURIComponent(id)}`);
 }
 
 /** The page the popup lands on once decided: it posts the completion message to window.opener and closes. */
 export function handleCallback(env: Env, request: Request): Response {
-  if (request.method !== 'GET') throw new HttpProblem({ status: 405, detail: `${request.method} is not allowed here; allowed: GET` }, { allow: 'GET' });
+  if (request.method !== 'GET')
+    throw new HttpProblem(
+      { status: 405, detail: `${request.method} is not allowed here; allowed: GET` },
+      { allow: 'GET' },
+    );
   const id = new URL(request.url).searchParams.get('session') ?? '';
   const session = findSession(env, id);
-  if (!session.decision) throw new HttpProblem({ status: 409, title: 'Not decided', detail: 'this authorization has not been answered yet' });
+  if (!session.decision)
+    throw new HttpProblem({
+      status: 409,
+      title: 'Not decided',
+      detail: 'this authorization has not been answered yet',
+    });
   const provider = findProvider(session.provider)!;
   const message: CompletionMessage =
     session.decision === 'deny'
@@ -133,14 +158,24 @@ export function applyConsent(
   session: ConsentSession,
   decision: 'allow' | 'allow_bad_credentials' | 'deny',
 ): string | undefined {
-  if (decision !== 'deny' && session.mode === 'update' && !env.state.connections.some((c) => c.id === session.connectionId)) {
+  if (
+    decision !== 'deny' &&
+    session.mode === 'update' &&
+    !env.state.connections.some((c) => c.id === session.connectionId)
+  ) {
     throw new HttpProblem({ status: 404, detail: `connection ${session.connectionId} no longer exists` });
   }
   const creates =
     session.mode === 'create' &&
-    !env.state.connections.some((c) => c.projectId === session.projectId && c.provider === session.provider && c.group.groupRef === session.groupRef);
+    !env.state.connections.some(
+      (c) =>
+        c.projectId === session.projectId && c.provider === session.provider && c.group.groupRef === session.groupRef,
+    );
   if (decision !== 'deny' && creates && env.state.connections.length >= LIMITS.connections) {
-    throw new HttpProblem({ status: 429, detail: `the emulator holds ${LIMITS.connections} connections, its most; delete some first` });
+    throw new HttpProblem({
+      status: 429,
+      detail: `the emulator holds ${LIMITS.connections} connections, its most; delete some first`,
+    });
   }
   session.decision = decision;
   env.changed();
@@ -154,15 +189,28 @@ export function applyConsent(
     session.mode === 'update'
       ? env.state.connections.find((c) => c.id === session.connectionId)
       : env.state.connections.find(
-          (c) => c.projectId === session.projectId && c.provider === session.provider && c.group.groupRef === session.groupRef,
+          (c) =>
+            c.projectId === session.projectId &&
+            c.provider === session.provider &&
+            c.group.groupRef === session.groupRef,
         );
   if (!connection) {
     connection = {
       id: newId('conn'),
       projectId: session.projectId,
       provider: session.provider,
-      group: { groupRef: session.groupRef, groupName: session.groupName, projectId: session.projectId, createTime: now },
-      consumer: { consumerRef: session.consumerRef, consumerName: session.consumerName, projectId: session.projectId, createTime: now },
+      group: {
+        groupRef: session.groupRef,
+        groupName: session.groupName,
+        projectId: session.projectId,
+        createTime: now,
+      },
+      consumer: {
+        consumerRef: session.consumerRef,
+        consumerName: session.consumerName,
+        projectId: session.projectId,
+        createTime: now,
+      },
       createTime: now,
       authScheme: 'oauth2/authorizationCode',
       status: 'created',
@@ -170,7 +218,12 @@ export function applyConsent(
     };
     env.state.connections.push(connection);
   }
-  connection.consumer = { ...connection.consumer, consumerRef: session.consumerRef, consumerName: session.consumerName, updateTime: now };
+  connection.consumer = {
+    ...connection.consumer,
+    consumerRef: session.consumerRef,
+    consumerName: session.consumerName,
+    updateTime: now,
+  };
   connection.group = { ...connection.group, groupName: session.groupName };
   connection.tokens = issueTokens(provider.scopes, env.now);
   connection.status = 'created';

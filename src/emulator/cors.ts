@@ -21,10 +21,14 @@ export function corsPolicy(origins: readonly string[] | '*' | undefined): CorsPo
     try {
       parsed = new URL(origin);
     } catch {
-      throw new TypeError(`connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`);
+      throw new TypeError(
+        `connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`,
+      );
     }
     if (parsed.origin === 'null' || parsed.origin !== origin.replace(/\/$/, '')) {
-      throw new TypeError(`connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`);
+      throw new TypeError(
+        `connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`,
+      );
     }
     out.add(parsed.origin);
   }
@@ -49,13 +53,19 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
   const origin = request.headers.get('origin');
   const method = request.headers.get('access-control-request-method');
   if (request.method !== 'OPTIONS' || origin === null || method === null) return undefined;
-  if (!allows(policy, origin)) throw new HttpProblem({ status: 403, detail: `the origin ${origin} may not call this emulator` });
-  if (!TOKEN.test(method)) throw new HttpProblem({ status: 400, detail: 'Access-Control-Request-Method is not a method name' });
+  if (!allows(policy, origin))
+    throw new HttpProblem({ status: 403, detail: `the origin ${origin} may not call this emulator` });
+  if (!TOKEN.test(method))
+    throw new HttpProblem({ status: 400, detail: 'Access-Control-Request-Method is not a method name' });
   const asked = (request.headers.get('access-control-request-headers') ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
-  if (asked.some((h) => !TOKEN.test(h))) throw new HttpProblem({ status: 400, detail: 'Access-Control-Request-Headers lists a name that is not a header name' });
+  if (asked.some((h) => !TOKEN.test(h)))
+    throw new HttpProblem({
+      status: 400,
+      detail: 'Access-Control-Request-Headers lists a name that is not a header name',
+    });
   const headers = new Headers({
     'access-control-allow-methods': method,
     'access-control-max-age': PREFLIGHT_MAX_AGE_S,
@@ -64,7 +74,8 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
   });
   if (asked.length > 0) headers.set('access-control-allow-headers', asked.join(', '));
   // Chromium's Private Network Access asks this of loopback servers.
-  if (request.headers.get('access-control-request-private-network') === 'true') headers.set('access-control-allow-private-network', 'true');
+  if (request.headers.get('access-control-request-private-network') === 'true')
+    headers.set('access-control-allow-private-network', 'true');
   allowOrigin(policy, origin, headers);
   return new Response(null, { status: 204, headers });
 }
@@ -73,6 +84,7 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
 export function addCorsHeaders(request: Request, response: Response, policy: CorsPolicy): Response {
   const origin = request.headers.get('origin');
   allowOrigin(policy, origin, response.headers);
-  if (response.headers.has('access-control-allow-origin')) response.headers.set('access-control-expose-headers', EXPOSED);
+  if (response.headers.has('access-control-allow-origin'))
+    response.headers.set('access-control-expose-headers', EXPOSED);
   return response;
 }

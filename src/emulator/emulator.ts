@@ -98,7 +98,10 @@ type AnyAnswer = { status: number; body?: unknown; headers?: Record<string, stri
 function toResponse(answer: AnyAnswer, urlFormat: 'json' | 'text'): Response {
   if (answer.status === 204) return new Response(null, { status: 204, headers: answer.headers });
   if (typeof answer.body === 'string' && urlFormat === 'text') {
-    return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    });
   }
   return jsonResponse(answer.body, answer.status, answer.headers);
 }
@@ -111,7 +114,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     throw new TypeError('connect-provider emulator: verifyDelay must be a number of milliseconds >= 0');
   }
   const urlFormat = options.urlFormat ?? 'json';
-  if (urlFormat !== 'json' && urlFormat !== 'text') throw new TypeError("connect-provider emulator: urlFormat is 'json' or 'text'");
+  if (urlFormat !== 'json' && urlFormat !== 'text')
+    throw new TypeError("connect-provider emulator: urlFormat is 'json' or 'text'");
   if (options.jwtSecret !== undefined && options.jwtSecret.length < 16) {
     throw new TypeError('connect-provider emulator: jwtSecret must be 16 characters or more');
   }
@@ -120,7 +124,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   let publicUrl: string | undefined;
   if (options.publicUrl !== undefined) {
     const parsed = new URL(options.publicUrl);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError('connect-provider emulator: publicUrl is an http(s) URL');
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new TypeError('connect-provider emulator: publicUrl is an http(s) URL');
     publicUrl = parsed.origin;
   }
   const cors = corsPolicy(options.corsOrigins);
@@ -136,7 +141,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     state = seedState();
   }
   const writer = dataFile
-    ? stateWriter(dataFile, (error) => console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error))
+    ? stateWriter(dataFile, (error) =>
+        console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error),
+      )
     : undefined;
   const auth = createAuth({ apiKey, secret: options.jwtSecret ?? state.tokenSecret, now });
 
@@ -169,11 +176,18 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       .filter((op) => op.server === server)
       .map((op) => ({ op, params: op.match(subPath) }))
       .filter((m): m is { op: OperationInfo; params: Record<string, string> } => m.params !== null);
-    if (matches.length === 0) throw new HttpProblem({ status: 404, detail: `no such route: ${request.method} ${new URL(request.url).pathname}` });
+    if (matches.length === 0)
+      throw new HttpProblem({
+        status: 404,
+        detail: `no such route: ${request.method} ${new URL(request.url).pathname}`,
+      });
     const match = matches.find((m) => m.op.method === request.method);
     if (!match) {
       const allow = [...new Set(matches.map((m) => m.op.method))].join(', ');
-      throw new HttpProblem({ status: 405, detail: `${request.method} is not allowed here; allowed: ${allow}` }, { allow });
+      throw new HttpProblem(
+        { status: 405, detail: `${request.method} is not allowed here; allowed: ${allow}` },
+        { allow },
+      );
     }
     const { op } = match;
     const principal = auth.authenticate(request, op);
@@ -181,7 +195,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     if (op.hasBody) {
       body = await readJsonBody(request, bodyLimit);
       if (jsonDepth(body, LIMITS.jsonDepth) > LIMITS.jsonDepth) {
-        throw new HttpProblem({ status: 400, detail: `the JSON body is nested deeper than ${LIMITS.jsonDepth} levels` });
+        throw new HttpProblem({
+          status: 400,
+          detail: `the JSON body is nested deeper than ${LIMITS.jsonDepth} levels`,
+        });
       }
       // The real service's newer name for the project field stands in for projectId.
       if (op.operationId === 'oauthConnect' && body && typeof body === 'object' && !Array.isArray(body)) {
@@ -198,15 +215,25 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         status: 400,
         type: PROBLEM_TYPES.validation,
         title: 'Invalid request',
-        detail: issues.length === 1 ? issues[0].detail : `${issues.length} problems: ${issues.map((i) => i.detail).join('; ')}`,
+        detail:
+          issues.length === 1
+            ? issues[0].detail
+            : `${issues.length} problems: ${issues.map((i) => i.detail).join('; ')}`,
         issues,
       });
     }
     // The one place an operationId from the document meets its typed handler; openapi.test.ts
     // checks that schema.ts (whose keys type `handlers`) is generated from that same document.
-    const handler = handlers[op.operationId as OperationId] as ((ctx: OperationContext<OperationId>) => AnyAnswer) | undefined;
+    const handler = handlers[op.operationId as OperationId] as
+      ((ctx: OperationContext<OperationId>) => AnyAnswer) | undefined;
     if (!handler) throw new HttpProblem({ status: 501, detail: `${op.operationId} is not implemented` });
-    const context = { ...env(request), principal, path: params.path, query: params.query, body } as OperationContext<OperationId>;
+    const context = {
+      ...env(request),
+      principal,
+      path: params.path,
+      query: params.query,
+      body,
+    } as OperationContext<OperationId>;
     return toResponse(handler(context), urlFormat);
   }
 

@@ -41,6 +41,7 @@ export function verifyJwt(token: string, secret: string, nowMs: number): { claim
     return { error: 'the Bearer token signature is not valid' };
   }
   if (typeof claims.exp !== 'number' || claims.exp * 1000 <= nowMs) return { error: 'the Bearer token has expired' };
-  if (typeof claims.org !== 'string' || typeof claims.sub !== 'string') return { error: 'the Bearer token lacks the org or sub claim' };
+  if (typeof claims.org !== 'string' || typeof claims.sub !== 'string')
+    return { error: 'the Bearer token lacks the org or sub claim' };
   return { claims: claims as TokenClaims };
 }

@@ -45,7 +45,15 @@ function byteLength(text: string): number {
 }
 
 const OAUTH_CONNECT_STRINGS = [
-  'projectId', 'projectIdOrName', 'provider', 'groupRef', 'consumerRef', 'groupName', 'consumerName', 'providerWorkspaceRef', 'providerAppId',
+  'projectId',
+  'projectIdOrName',
+  'provider',
+  'groupRef',
+  'consumerRef',
+  'groupName',
+  'consumerName',
+  'providerWorkspaceRef',
+  'providerAppId',
 ] as const;
 
 /** Issues for a validated body that stays within the schema but beyond what the emulator stores. */
@@ -64,14 +72,30 @@ export function limitIssues(operationId: string, body: unknown): ProblemIssue[] 
     if (metadata !== undefined) {
       const depth = jsonDepth(metadata, LIMITS.metadataDepth);
       if (depth > LIMITS.metadataDepth) {
-        issues.push({ detail: `providerMetadata is nested deeper than ${LIMITS.metadataDepth} levels`, in: 'body', name: 'providerMetadata' });
+        issues.push({
+          detail: `providerMetadata is nested deeper than ${LIMITS.metadataDepth} levels`,
+          in: 'body',
+          name: 'providerMetadata',
+        });
       } else if (byteLength(JSON.stringify(metadata)) > LIMITS.metadataBytes) {
-        issues.push({ detail: `providerMetadata is larger than ${LIMITS.metadataBytes} bytes as JSON`, in: 'body', name: 'providerMetadata' });
+        issues.push({
+          detail: `providerMetadata is larger than ${LIMITS.metadataBytes} bytes as JSON`,
+          in: 'body',
+          name: 'providerMetadata',
+        });
       }
     }
   }
-  if (operationId === 'searchRecords' && Array.isArray(record.fieldFilters) && record.fieldFilters.length > LIMITS.searchFilters) {
-    issues.push({ detail: `fieldFilters has more than ${LIMITS.searchFilters} filters`, in: 'body', name: 'fieldFilters' });
+  if (
+    operationId === 'searchRecords' &&
+    Array.isArray(record.fieldFilters) &&
+    record.fieldFilters.length > LIMITS.searchFilters
+  ) {
+    issues.push({
+      detail: `fieldFilters has more than ${LIMITS.searchFilters} filters`,
+      in: 'body',
+      name: 'fieldFilters',
+    });
   }
   return issues;
 }

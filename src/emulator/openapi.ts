@@ -7,7 +7,9 @@ import { parse } from 'yaml';
 import type { ProblemIssue } from '../api/types.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under Node's ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => void;
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +28,10 @@ export interface OperationInfo {
   hasBody: boolean;
   pathParams: string[];
   match(path: string): Record<string, string> | null;
-  validateParams(path: Record<string, string>, query: URLSearchParams): { path: Json; query: Json; issues: ProblemIssue[] };
+  validateParams(
+    path: Record<string, string>,
+    query: URLSearchParams,
+  ): { path: Json; query: Json; issues: ProblemIssue[] };
   validateBody(body: unknown): ProblemIssue[];
 }
 
@@ -57,7 +62,10 @@ function rewriteRefs(value: unknown): unknown {
 function newAjv(coerceTypes: boolean, schemas: Json): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strictTypes: false, coerceTypes, useDefaults: false });
   addFormats(ajv);
-  ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+  ajv.addFormat('int32', {
+    type: 'number',
+    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
+  });
   for (const [name, schema] of Object.entries(schemas)) {
     ajv.addSchema(rewriteRefs(schema) as Json, SCHEMA_ID + name);
   }
@@ -77,7 +85,10 @@ export function toIssues(errors: ErrorObject[] | null | undefined, where: string
   if (!errors) return [];
   const issues: ProblemIssue[] = [];
   for (const error of errors) {
-    const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let value: unknown = data;
     for (const part of parts) value = value == null ? undefined : (value as Json)[part];
     let hasValue = true;
@@ -92,7 +103,12 @@ export function toIssues(errors: ErrorObject[] | null | undefined, where: string
     let message = error.keyword === 'required' ? 'is required' : (error.message ?? 'is invalid');
     if (error.keyword === 'enum') message += `: ${(error.params.allowedValues as unknown[]).join(', ')}`;
     if (error.keyword === 'additionalProperties') message = 'is not a known property';
-    const issue: ProblemIssue = { type: 'about:blank', detail: name ? `${name} ${message}` : message, in: where, name: name || '(root)' };
+    const issue: ProblemIssue = {
+      type: 'about:blank',
+      detail: name ? `${name} ${message}` : message,
+      in: where,
+      name: name || '(root)',
+    };
     if (hasValue) issue.value = value;
     issues.push(issue);
   }
@@ -136,20 +152,26 @@ export function loadContract(): Contract {
       });
       const validatePath = paramAjv.compile(objectSchema(pathParams));
       const validateQuery = paramAjv.compile(objectSchema(queryParams));
-      const bodySchema = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined;
+      const bodySchema = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as
+        Json | undefined;
       const validateBody = bodySchema ? bodyAjv.compile(rewriteRefs(bodySchema.schema) as Json) : undefined;
 
       const names: string[] = [];
-      const pattern = template.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{(\w+)\}/g, (_m, name: string) => {
-        names.push(name);
-        return '([^/]+?)';
-      });
+      const pattern = template
+        .replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`))
+        .replace(/\{(\w+)\}/g, (_m, name: string) => {
+          names.push(name);
+          return '([^/]+?)';
+        });
       const regex = new RegExp(`^${pattern}$`);
 
       for (const [status, response] of Object.entries(op.responses as Json)) {
         const content = (resolve(doc, response as Json).content ?? {}) as Json;
         for (const [type, media] of Object.entries(content)) {
-          responseValidators.set(`${operationId} ${status} ${type}`, bodyAjv.compile(rewriteRefs((media as Json).schema) as Json));
+          responseValidators.set(
+            `${operationId} ${status} ${type}`,
+            bodyAjv.compile(rewriteRefs((media as Json).schema) as Json),
+          );
         }
       }
 
@@ -207,7 +229,8 @@ export function loadContract(): Contract {
       const type = (contentType ?? '').split(';')[0].trim();
       if (status === 204) return body === undefined || body === '' ? [] : ['a 204 answer has a body'];
       const validate =
-        responseValidators.get(`${operationId} ${status} ${type}`) ?? responseValidators.get(`${operationId} default ${type}`);
+        responseValidators.get(`${operationId} ${status} ${type}`) ??
+        responseValidators.get(`${operationId} default ${type}`);
       if (!validate) return [`${operationId} has no response ${status} with content type ${type || '(none)'}`];
       if (validate(body)) return [];
       return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message}`);

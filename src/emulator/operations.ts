@@ -36,7 +36,13 @@ function notFound(detail: string): HttpProblem {
 }
 
 function conflict(detail: string, context?: Record<string, unknown>): HttpProblem {
-  return new HttpProblem({ status: 409, type: PROBLEM_TYPES.conflict, title: 'Conflict', detail, ...(context ? { context } : {}) });
+  return new HttpProblem({
+    status: 409,
+    type: PROBLEM_TYPES.conflict,
+    title: 'Conflict',
+    detail,
+    ...(context ? { context } : {}),
+  });
 }
 
 function forbidIfOtherOrg(ctx: { principal: Principal }, orgId: string): void {
@@ -75,7 +81,11 @@ function publicConnection(connection: StoredConnection, creds: 'none' | 'access'
   const out: Connection = { ...rest };
   if (creds === 'access') out.oauth2AuthorizationCode = { accessToken: tokens.accessToken, scopes: tokens.scopes };
   if (creds === 'refresh') {
-    out.oauth2AuthorizationCode = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, scopes: tokens.scopes };
+    out.oauth2AuthorizationCode = {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      scopes: tokens.scopes,
+    };
   }
   return out;
 }
@@ -88,7 +98,11 @@ function publicIntegration(integration: StoredIntegration) {
       id: `rev_${integration.id}_1`,
       specVersion: '1.0.0',
       createTime: integration.createTime,
-      content: { read: { objects: Object.keys(fieldMappings).map((objectName) => ({ objectName, fields: fieldMappings[objectName] })) } },
+      content: {
+        read: {
+          objects: Object.keys(fieldMappings).map((objectName) => ({ objectName, fields: fieldMappings[objectName] })),
+        },
+      },
     },
   };
 }
@@ -118,7 +132,15 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
         type: PROBLEM_TYPES.unknownProvider,
         title: 'Unknown provider',
         detail: `unknown provider ${body.provider}; known providers: ${PROVIDERS.map((p) => p.name).join(', ')}`,
-        issues: [{ type: PROBLEM_TYPES.unknownProvider, detail: 'unknown provider', in: 'body', name: 'provider', value: body.provider }],
+        issues: [
+          {
+            type: PROBLEM_TYPES.unknownProvider,
+            detail: 'unknown provider',
+            in: 'body',
+            name: 'provider',
+            value: body.provider,
+          },
+        ],
       });
     }
     if (body.providerAppId !== undefined) {
@@ -129,7 +151,14 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
           type: PROBLEM_TYPES.validation,
           title: 'Invalid request',
           detail: `no ${provider.name} provider app ${body.providerAppId} in project ${project.name}`,
-          issues: [{ detail: 'no such provider app for this provider', in: 'body', name: 'providerAppId', value: body.providerAppId }],
+          issues: [
+            {
+              detail: 'no such provider app for this provider',
+              in: 'body',
+              name: 'providerAppId',
+              value: body.providerAppId,
+            },
+          ],
         });
       }
     }
@@ -169,7 +198,8 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
     forbidIfOtherOrg(ctx, body.orgId);
     if (!ctx.state.orgs.some((o) => o.id === body.orgId)) throw notFound(`no org ${body.orgId}`);
     const name = body.name.toLowerCase();
-    if (ctx.state.projects.some((p) => p.name === name)) throw conflict(`a project named ${name} exists already`, { name });
+    if (ctx.state.projects.some((p) => p.name === name))
+      throw conflict(`a project named ${name} exists already`, { name });
     const project: Project = {
       id: newId('proj'),
       name,
@@ -186,7 +216,10 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
 
   getProject(ctx) {
     const { entitlements, ...project } = findProject(ctx, ctx.path.projectIdOrName);
-    return { status: 200, body: ctx.query.includeEntitlements === true && entitlements ? { ...project, entitlements } : project };
+    return {
+      status: 200,
+      body: ctx.query.includeEntitlements === true && entitlements ? { ...project, entitlements } : project,
+    };
   },
 
   getProvider(ctx) {
@@ -220,14 +253,18 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
       const expired = Date.parse(connection.tokens.accessToken.expiresAt ?? '') <= ctx.now.getTime();
       // A connection whose credentials are bad cannot refresh: it stays bad_credentials.
       if ((refresh === 'force' || expired) && connection.status !== 'bad_credentials') {
-        connection.tokens = { ...issueTokens(connection.tokens.scopes, ctx.now), refreshToken: connection.tokens.refreshToken };
+        connection.tokens = {
+          ...issueTokens(connection.tokens.scopes, ctx.now),
+          refreshToken: connection.tokens.refreshToken,
+        };
         connection.status = 'created';
         connection.updateTime = ctx.now.toISOString();
         connection.pending = { status: 'working', at: new Date(ctx.now.getTime() + ctx.verifyDelayMs).toISOString() };
         ctx.changed();
       }
     }
-    const creds = ctx.query.includeRefreshToken === true ? 'refresh' : ctx.query.includeCreds === true ? 'access' : 'none';
+    const creds =
+      ctx.query.includeRefreshToken === true ? 'refresh' : ctx.query.includeCreds === true ? 'access' : 'none';
     return { status: 200, body: publicConnection(connection, creds) };
   },
 
@@ -241,7 +278,10 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
 
   listDestinations(ctx) {
     const project = findProject(ctx, ctx.path.projectIdOrName);
-    return { status: 200, body: destinationsOf(ctx.state, project.id).map(({ projectId: _projectId, ...destination }) => destination) };
+    return {
+      status: 200,
+      body: destinationsOf(ctx.state, project.id).map(({ projectId: _projectId, ...destination }) => destination),
+    };
   },
 
   deleteDestination(ctx) {
@@ -251,9 +291,12 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
     if (!list.some((d) => d.id === id)) throw notFound(`no destination ${id} in project ${project.name}`);
     const routes = ctx.state.topicDestinationRoutes.filter((r) => r.destinationId === id);
     if (routes.length > 0) {
-      throw conflict(`destination ${id} is still used by ${routes.length} topic destination route(s); delete them first`, {
-        routeIds: routes.map((r) => r.id),
-      });
+      throw conflict(
+        `destination ${id} is still used by ${routes.length} topic destination route(s); delete them first`,
+        {
+          routeIds: routes.map((r) => r.id),
+        },
+      );
     }
     ctx.state.destinations = ctx.state.destinations.filter((d) => d.id !== id);
     ctx.changed();
@@ -262,7 +305,13 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
 
   listIntegrations(ctx) {
     const project = findProject(ctx, ctx.path.projectIdOrName);
-    return { status: 200, body: ctx.state.integrations.filter((i) => i.projectId === project.id).sort(byCreateTime).map(publicIntegration) };
+    return {
+      status: 200,
+      body: ctx.state.integrations
+        .filter((i) => i.projectId === project.id)
+        .sort(byCreateTime)
+        .map(publicIntegration),
+    };
   },
 
   deleteIntegration(ctx) {
@@ -291,9 +340,12 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
     const destinationRoutes = ctx.state.topicDestinationRoutes.filter((r) => r.topicId === id);
     const eventRoutes = ctx.state.notificationEventTopicRoutes.filter((r) => r.topicId === id);
     if (destinationRoutes.length + eventRoutes.length > 0) {
-      throw conflict(`topic ${id} is still used by ${destinationRoutes.length + eventRoutes.length} route(s); delete them first`, {
-        routeIds: [...destinationRoutes, ...eventRoutes].map((r) => r.id),
-      });
+      throw conflict(
+        `topic ${id} is still used by ${destinationRoutes.length + eventRoutes.length} route(s); delete them first`,
+        {
+          routeIds: [...destinationRoutes, ...eventRoutes].map((r) => r.id),
+        },
+      );
     }
     ctx.state.topics = ctx.state.topics.filter((t) => t.id !== id);
     ctx.changed();
@@ -306,7 +358,9 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
     const integration = ctx.state.integrations.find((i) => i.id === id && i.projectId === project.id);
     if (!integration) throw notFound(`no integration ${id} in project ${project.name}`);
     const body = ctx.body;
-    const mapping = Object.hasOwn(integration.fieldMappings, body.objectName) ? integration.fieldMappings[body.objectName] : undefined;
+    const mapping = Object.hasOwn(integration.fieldMappings, body.objectName)
+      ? integration.fieldMappings[body.objectName]
+      : undefined;
     if (!mapping) {
       throw new HttpProblem({
         status: 400,
@@ -346,7 +400,9 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
       (r) => r.projectId === project.id && r.topicId === body.topicId && r.eventType === body.eventType,
     );
     if (existing) {
-      throw conflict(`event type ${body.eventType} is already routed to topic ${body.topicId}`, { routeId: existing.id });
+      throw conflict(`event type ${body.eventType} is already routed to topic ${body.topicId}`, {
+        routeId: existing.id,
+      });
     }
     const route = {
       id: newId('ner'),
@@ -368,7 +424,11 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
 };
 
 /** A project's items whose fields equal every given filter (the validated query), oldest first. */
-function filtered<T extends { projectId: string; createTime: string; id: string }>(items: T[], projectId: string, filters: object): T[] {
+function filtered<T extends { projectId: string; createTime: string; id: string }>(
+  items: T[],
+  projectId: string,
+  filters: object,
+): T[] {
   return items
     .filter((item) => item.projectId === projectId)
     .filter((item) => Object.entries(filters).every(([key, value]) => (item as Record<string, unknown>)[key] === value))

@@ -32,7 +32,14 @@ export function seedState(): EmulatorState {
       },
     ],
     invites: [
-      { id: 'inv_ada', invitedEmail: 'ada@example.com', parentType: 'org', parentId: 'org_demo', status: 'pending', createTime: SEED_TIME },
+      {
+        id: 'inv_ada',
+        invitedEmail: 'ada@example.com',
+        parentType: 'org',
+        parentId: 'org_demo',
+        status: 'pending',
+        createTime: SEED_TIME,
+      },
       {
         id: 'inv_grace',
         invitedEmail: 'grace@example.com',
@@ -76,7 +83,13 @@ export function seedState(): EmulatorState {
       { id: 'topic_alerts', projectId, name: 'alerts', createTime: '2026-01-15T09:01:00.000Z' },
     ],
     topicDestinationRoutes: [
-      { id: 'tdr_main_webhook', topicId: 'topic_main', destinationId: 'dest_webhook', projectId, createTime: SEED_TIME },
+      {
+        id: 'tdr_main_webhook',
+        topicId: 'topic_main',
+        destinationId: 'dest_webhook',
+        projectId,
+        createTime: SEED_TIME,
+      },
     ],
     notificationEventTopicRoutes: [
       {
@@ -102,10 +115,30 @@ export function seedState(): EmulatorState {
       },
     ],
     records: [
-      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '101', firstname: 'Ada', lastname: 'Lovelace', email: 'ada@acme.example' } },
-      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'contact', raw: { id: '102', firstname: 'Grace', lastname: 'Hopper', email: 'grace@acme.example' } },
-      { integrationId: 'int_demo', groupRef: 'acme', objectName: 'account', raw: { id: '201', name: 'Acme Corp', domain: 'acme.example' } },
-      { integrationId: 'int_demo', groupRef: 'other', objectName: 'contact', raw: { id: '301', firstname: 'Alan', lastname: 'Turing', email: 'alan@other.example' } },
+      {
+        integrationId: 'int_demo',
+        groupRef: 'acme',
+        objectName: 'contact',
+        raw: { id: '101', firstname: 'Ada', lastname: 'Lovelace', email: 'ada@acme.example' },
+      },
+      {
+        integrationId: 'int_demo',
+        groupRef: 'acme',
+        objectName: 'contact',
+        raw: { id: '102', firstname: 'Grace', lastname: 'Hopper', email: 'grace@acme.example' },
+      },
+      {
+        integrationId: 'int_demo',
+        groupRef: 'acme',
+        objectName: 'account',
+        raw: { id: '201', name: 'Acme Corp', domain: 'acme.example' },
+      },
+      {
+        integrationId: 'int_demo',
+        groupRef: 'other',
+        objectName: 'contact',
+        raw: { id: '301', firstname: 'Alan', lastname: 'Turing', email: 'alan@other.example' },
+      },
     ],
     connections: [
       {

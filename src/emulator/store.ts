@@ -1,6 +1,16 @@
 // The emulator's state: its shape, and its JSON file, kept
 // atomically (temp file, fsync, rename), off the request path.
-import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -107,7 +117,11 @@ export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 export function issueTokens(scopes: string[], now: Date): StoredConnection['tokens'] {
   const issuedAt = now.toISOString();
   return {
-    accessToken: { token: newSecret('at'), issuedAt, expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString() },
+    accessToken: {
+      token: newSecret('at'),
+      issuedAt,
+      expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_MS).toISOString(),
+    },
     refreshToken: { token: newSecret('rt'), issuedAt },
     scopes,
   };
@@ -123,8 +137,18 @@ export class EmulatorDataError extends Error {
 }
 
 const LIST_KEYS = [
-  'orgs', 'projects', 'invites', 'providerApps', 'destinations', 'topics', 'topicDestinationRoutes',
-  'notificationEventTopicRoutes', 'integrations', 'records', 'connections', 'consents',
+  'orgs',
+  'projects',
+  'invites',
+  'providerApps',
+  'destinations',
+  'topics',
+  'topicDestinationRoutes',
+  'notificationEventTopicRoutes',
+  'integrations',
+  'records',
+  'connections',
+  'consents',
 ] as const;
 
 /** Reads a data file; a missing file is null, an unreadable or malformed one throws EmulatorDataError. */
@@ -140,7 +164,9 @@ export function readStateFile(file: string): EmulatorState | null {
   }
   const state = parsed as Partial<EmulatorState>;
   if (typeof parsed !== 'object' || parsed === null || state.version !== 1) {
-    throw new EmulatorDataError(`the data file ${file} is not an emulator data file of version 1; it was left untouched`);
+    throw new EmulatorDataError(
+      `the data file ${file} is not an emulator data file of version 1; it was left untouched`,
+    );
   }
   for (const key of LIST_KEYS) {
     if (!Array.isArray(state[key])) {
@@ -148,7 +174,9 @@ export function readStateFile(file: string): EmulatorState | null {
     }
   }
   if (state.tokenSecret !== undefined && (typeof state.tokenSecret !== 'string' || state.tokenSecret.length < 16)) {
-    throw new EmulatorDataError(`the data file ${file} has a tokenSecret that is not a string of 16 characters or more; it was left untouched`);
+    throw new EmulatorDataError(
+      `the data file ${file} has a tokenSecret that is not a string of 16 characters or more; it was left untouched`,
+    );
   }
   // Files written before the secret was kept get one now.
   state.tokenSecret ??= newTokenSecret();

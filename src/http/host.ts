@@ -1,7 +1,8 @@
 // What a Host or X-Forwarded-Host header may hold: a plain host[:port], never
 // a path, user info, query or anything a URL parser would read as more.
 
-const PLAIN_HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}))*\.?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
+const PLAIN_HOST =
+  /^(?:[a-z0-9_](?:[a-z0-9_-]{0,62})(?:\.[a-z0-9_](?:[a-z0-9_-]{0,62}))*\.?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 
 /** Whether the value is a plain `host[:port]` (a name, an IPv4 address or a bracketed IPv6 address). */
 export function isPlainHost(value: string): boolean {

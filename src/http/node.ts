@@ -43,7 +43,8 @@ export function requestTarget(req: IncomingMessage): string {
     } catch {
       throw new RequestTargetError('the request target is not a path');
     }
-    if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:') throw new RequestTargetError('the request target is not a path');
+    if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:')
+      throw new RequestTargetError('the request target is not a path');
     target = absolute.pathname + absolute.search;
   }
   const queryAt = target.indexOf('?');
@@ -51,7 +52,9 @@ export function requestTarget(req: IncomingMessage): string {
   // Concatenated, not resolved: a path like //other.host must stay a path.
   const parsed = new URL(`http://request.target${pathname}`);
   if (parsed.pathname !== pathname || parsed.host !== 'request.target') {
-    throw new RequestTargetError('the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)');
+    throw new RequestTargetError(
+      'the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)',
+    );
   }
   return target;
 }
@@ -120,7 +123,8 @@ export async function writeResponse(response: Response, res: ServerResponse, req
     if (second.done) {
       // Internal: a body of one chunk (every JSON answer) goes out with its length in one write, not chunked.
       const body = first.done ? undefined : first.value;
-      if (!('content-length' in headers) && !('transfer-encoding' in headers)) headers['content-length'] = String(body?.byteLength ?? 0);
+      if (!('content-length' in headers) && !('transfer-encoding' in headers))
+        headers['content-length'] = String(body?.byteLength ?? 0);
       res.writeHead(response.status, response.statusText || undefined, headers);
       headWritten = true;
       res.end(body);
@@ -128,7 +132,11 @@ export async function writeResponse(response: Response, res: ServerResponse, req
     }
     res.writeHead(response.status, response.statusText || undefined, headers);
     headWritten = true;
-    for (let chunk: ReadableStreamReadResult<Uint8Array> = first; !chunk.done; chunk = chunk === first ? second : await reader.read()) {
+    for (
+      let chunk: ReadableStreamReadResult<Uint8Array> = first;
+      !chunk.done;
+      chunk = chunk === first ? second : await reader.read()
+    ) {
       if (!res.write(chunk.value)) await new Promise((resolve) => res.once('drain', resolve));
     }
   } finally {
@@ -144,7 +152,8 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       `connect-provider: toNodeListener(handler) needs the handler function that createConnectHandler returns, got ${handler === null ? 'null' : typeof handler}`,
     );
   }
-  if (typeof options !== 'object' || options === null) throw new TypeError('connect-provider: toNodeListener options must be an object');
+  if (typeof options !== 'object' || options === null)
+    throw new TypeError('connect-provider: toNodeListener options must be an object');
   if (options.serves !== undefined && typeof options.serves !== 'function') {
     throw new TypeError('connect-provider: toNodeListener option serves must be a function (pathname) => boolean');
   }

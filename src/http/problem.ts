@@ -80,10 +80,15 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
   const contentType = request.headers.get('content-type') ?? '';
   const mediaType = contentType.split(';')[0].trim().toLowerCase();
   if (!/^application\/([a-z0-9.+-]+\+)?json$/.test(mediaType)) {
-    throw new HttpProblem({
-      status: 415,
-      detail: mediaType ? `expected a JSON body (application/json), got ${mediaType}` : 'expected a JSON body with Content-Type: application/json',
-    }, { accept: 'application/json' });
+    throw new HttpProblem(
+      {
+        status: 415,
+        detail: mediaType
+          ? `expected a JSON body (application/json), got ${mediaType}`
+          : 'expected a JSON body with Content-Type: application/json',
+      },
+      { accept: 'application/json' },
+    );
   }
   const text = await readTextBody(request, limitBytes);
   if (text.trim() === '') throw new HttpProblem({ status: 400, detail: 'the JSON body is empty' });

@@ -17,9 +17,25 @@ export const BROWSER_CONNECTION_SHAPE = {
   group: { groupRef: 'string', groupName: 'string', projectId: 'string', ...TIMESTAMPED },
   consumer: { consumerRef: 'string', consumerName: 'string', projectId: 'string', ...TIMESTAMPED },
   ...TIMESTAMPED,
-  authScheme: ['none', 'apiKey', 'basic', 'oauth2/authorizationCode', 'oauth2/authorizationCodePKCE', 'oauth2/clientCredentials', 'oauth2/password'],
+  authScheme: [
+    'none',
+    'apiKey',
+    'basic',
+    'oauth2/authorizationCode',
+    'oauth2/authorizationCodePKCE',
+    'oauth2/clientCredentials',
+    'oauth2/password',
+  ],
   status: ['created', 'working', 'bad_credentials'],
-  providerApp: { id: 'string', projectId: 'string', provider: 'string', clientId: 'string', externalRef: 'string', scopes: 'scopes', ...TIMESTAMPED },
+  providerApp: {
+    id: 'string',
+    projectId: 'string',
+    provider: 'string',
+    clientId: 'string',
+    externalRef: 'string',
+    scopes: 'scopes',
+    ...TIMESTAMPED,
+  },
   providerWorkspaceRef: 'string',
   providerConsumerRef: 'string',
 } as const satisfies Record<string, Shape>;
@@ -29,11 +45,15 @@ const MAX_SCOPES = 256;
 
 function pick(value: unknown, shape: Shape): unknown {
   if (shape === 'string') return typeof value === 'string' && value.length <= MAX_STRING ? value : undefined;
-  if (shape === 'timestamp') return typeof value === 'string' && value.length <= 64 && !Number.isNaN(Date.parse(value)) ? value : undefined;
+  if (shape === 'timestamp')
+    return typeof value === 'string' && value.length <= 64 && !Number.isNaN(Date.parse(value)) ? value : undefined;
   if (Array.isArray(shape)) return typeof value === 'string' && shape.includes(value) ? value : undefined;
   if (shape === 'scopes') {
     if (!Array.isArray(value) || value.length > MAX_SCOPES) return undefined;
-    const lists = value.filter((l): l is string[] => Array.isArray(l) && l.length <= MAX_SCOPES && l.every((s) => typeof s === 'string' && s.length <= 256));
+    const lists = value.filter(
+      (l): l is string[] =>
+        Array.isArray(l) && l.length <= MAX_SCOPES && l.every((s) => typeof s === 'string' && s.length <= 256),
+    );
     return lists.map((l) => [...l]);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;

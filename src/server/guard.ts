@@ -13,7 +13,8 @@ export function hostProblem(request: Request): string | null {
   const host = request.headers.get('host');
   if (host !== null && !isPlainHost(host)) return 'the Host header is not a plain host[:port]';
   const forwarded = request.headers.get('x-forwarded-host');
-  if (forwarded !== null && !isPlainHostList(forwarded)) return 'the X-Forwarded-Host header is not a plain host[:port]';
+  if (forwarded !== null && !isPlainHostList(forwarded))
+    return 'the X-Forwarded-Host header is not a plain host[:port]';
   return null;
 }
 

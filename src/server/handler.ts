@@ -7,9 +7,20 @@ import { HttpProblem, instanceOf, jsonResponse, pathnameOf, problemResponse, rea
 import { toBrowserConnection } from './connection.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
 import { decodeConnectionId, MAX_FIELD_LENGTH, parseConnectBody, parseProviderQuery } from './input.js';
-import { resolveOptions, type ConnectHandlerErrorInfo, type ConnectHandlerOptions, type ConnectUser } from './options.js';
+import {
+  resolveOptions,
+  type ConnectHandlerErrorInfo,
+  type ConnectHandlerOptions,
+  type ConnectUser,
+} from './options.js';
 import { createScrubber } from './scrub.js';
-import { HANDLER_PROBLEM_TYPES, isUsableUrl, misconfiguredProblem, unusableUrlProblem, upstreamProblem } from './upstream.js';
+import {
+  HANDLER_PROBLEM_TYPES,
+  isUsableUrl,
+  misconfiguredProblem,
+  unusableUrlProblem,
+  upstreamProblem,
+} from './upstream.js';
 
 export type { ConnectHandlerErrorInfo, ConnectHandlerOptions, ConnectUser } from './options.js';
 
@@ -53,7 +64,8 @@ class ServerFault extends HttpProblem {
 
 /** A connection's groupRef when it is a string; undefined for anything else (no group, null, another type). */
 function groupRefOf(connection: unknown): string | undefined {
-  const group = typeof connection === 'object' && connection !== null ? (connection as { group?: unknown }).group : undefined;
+  const group =
+    typeof connection === 'object' && connection !== null ? (connection as { group?: unknown }).group : undefined;
   const groupRef = typeof group === 'object' && group !== null ? (group as { groupRef?: unknown }).groupRef : undefined;
   return typeof groupRef === 'string' ? groupRef : undefined;
 }
@@ -77,12 +89,18 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   const scrub = createScrubber(config.apiKey, config.baseUrl);
   const { project, messageOrigin, providers, allowedOrigins, bodyLimit } = config;
   const keyPattern = new RegExp(config.apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
-  const onError = options.onError ?? ((info: ConnectHandlerErrorInfo) => console.error(`[connect-provider] ${info.message}`));
+  const onError =
+    options.onError ?? ((info: ConnectHandlerErrorInfo) => console.error(`[connect-provider] ${info.message}`));
 
   /** Describes a platform failure for the server's log (never the browser's). */
-  function platformFault(error: unknown, operation: string, input?: Record<string, unknown>): ServerFault | HttpProblem {
+  function platformFault(
+    error: unknown,
+    operation: string,
+    input?: Record<string, unknown>,
+  ): ServerFault | HttpProblem {
     // The browser went away: nothing to answer or to report.
-    if (error instanceof Error && error.name === 'AbortError') return new HttpProblem({ status: 499, detail: 'the request was aborted' });
+    if (error instanceof Error && error.name === 'AbortError')
+      return new HttpProblem({ status: 499, detail: 'the request was aborted' });
     const problem = upstreamProblem(error, { scrub, ...(input ? { input } : {}) });
     if (problem.init.status < 500) return problem;
     let cause = 'failed';
@@ -93,8 +111,12 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     } else if (error instanceof Error) {
       cause = `threw ${error.name}: ${firstLine(error.message)}`;
     }
-    return new ServerFault(problem, error instanceof ProblemError || error instanceof PlatformRequestError ? 'platform' : 'internal',
-      `platform ${operation} ${cause}`, error);
+    return new ServerFault(
+      problem,
+      error instanceof ProblemError || error instanceof PlatformRequestError ? 'platform' : 'internal',
+      `platform ${operation} ${cause}`,
+      error,
+    );
   }
 
   function misconfigured(operation: string, error: unknown): ServerFault {
@@ -111,7 +133,12 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     const url = isUsableUrl(raw, config.platformIsLoopback);
     if (!url) {
       const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? 'none';
-      throw new ServerFault(unusableUrlProblem(), 'platform', `platform ${operation} answered an unusable URL (scheme ${scheme}:)`, undefined);
+      throw new ServerFault(
+        unusableUrlProblem(),
+        'platform',
+        `platform ${operation} answered an unusable URL (scheme ${scheme}:)`,
+        undefined,
+      );
     }
     return jsonResponse({ url: url.href, messageOrigin } satisfies ConnectUrlAnswer);
   }
@@ -124,7 +151,11 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   async function projectKnown(user: ConnectUser): Promise<boolean> {
     if (Date.now() - projectSeenAt < 5 * 60 * 1000) return true;
     try {
-      await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, consumerRef: user.consumerRef });
+      await client.listConnections({
+        projectIdOrName: project,
+        groupRef: user.groupRef,
+        consumerRef: user.consumerRef,
+      });
     } catch (error) {
       return !(error instanceof ProblemError && error.status === 404);
     }
@@ -144,7 +175,8 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     try {
       connection = await client.getConnection({ projectIdOrName: project, connectionId });
     } catch (error) {
-      if (error instanceof ProblemError && error.status === 404 && !(await projectKnown(user))) throw misconfigured('get-connection', error);
+      if (error instanceof ProblemError && error.status === 404 && !(await projectKnown(user)))
+        throw misconfigured('get-connection', error);
       throw platformFault(error, 'get-connection');
     }
     stillWanted(signal);
@@ -163,15 +195,23 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       const provider = parseProviderQuery(new URL(request.url).searchParams.get('provider'), providers);
       let answer: unknown;
       try {
-        answer = await client.listConnections({ projectIdOrName: project, groupRef: user.groupRef, ...(provider ? { provider } : {}) });
+        answer = await client.listConnections({
+          projectIdOrName: project,
+          groupRef: user.groupRef,
+          ...(provider ? { provider } : {}),
+        });
       } catch (error) {
         // The list names no connection: its 404 can only mean a wrong baseUrl or project.
         if (error instanceof ProblemError && error.status === 404) throw misconfigured('list-connections', error);
         throw platformFault(error, 'list-connections');
       }
       if (!Array.isArray(answer)) {
-        throw new ServerFault(upstreamProblem(new PlatformRequestError('invalid_response', 'not an array'), { scrub }), 'platform',
-          'platform list-connections answered something other than an array', undefined);
+        throw new ServerFault(
+          upstreamProblem(new PlatformRequestError('invalid_response', 'not an array'), { scrub }),
+          'platform',
+          'platform list-connections answered something other than an array',
+          undefined,
+        );
       }
       // The platform filtered by group already; checked again so a platform that ignores the filter leaks nothing.
       const own = answer
@@ -194,16 +234,14 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     const fields = parseConnectBody(await readJsonBody(request, bodyLimit), providers);
     let url: string;
     try {
-      url = await client.oauthConnect(
-        {
-          projectId: project,
-          ...fields,
-          groupRef: user.groupRef,
-          consumerRef: user.consumerRef,
-          ...(user.groupName ? { groupName: user.groupName } : {}),
-          ...(user.consumerName ? { consumerName: user.consumerName } : {}),
-        },
-      );
+      url = await client.oauthConnect({
+        projectId: project,
+        ...fields,
+        groupRef: user.groupRef,
+        consumerRef: user.consumerRef,
+        ...(user.groupName ? { groupName: user.groupName } : {}),
+        ...(user.consumerName ? { consumerName: user.consumerName } : {}),
+      });
     } catch (error) {
       // oauth-connect names no connection: its 404 can only mean a wrong baseUrl or project.
       if (error instanceof ProblemError && error.status === 404) throw misconfigured('oauth-connect', error);
@@ -218,12 +256,25 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       user = await options.authorize(request);
     } catch (error) {
       const what = error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
-      throw new ServerFault(new HttpProblem({ status: 500, detail: 'the app could not check who you are' }), 'authorize', `authorize() threw ${what}`, error);
+      throw new ServerFault(
+        new HttpProblem({ status: 500, detail: 'the app could not check who you are' }),
+        'authorize',
+        `authorize() threw ${what}`,
+        error,
+      );
     }
-    if (user === null || user === undefined) throw new HttpProblem({ status: 401, detail: 'sign in to connect an account' });
+    if (user === null || user === undefined)
+      throw new HttpProblem({ status: 401, detail: 'sign in to connect an account' });
     const valid = (value: unknown) => typeof value === 'string' && value !== '' && value.length <= MAX_FIELD_LENGTH;
-    const optional = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.length <= MAX_FIELD_LENGTH);
-    if (typeof user !== 'object' || !valid(user.groupRef) || !valid(user.consumerRef) || !optional(user.groupName) || !optional(user.consumerName)) {
+    const optional = (value: unknown) =>
+      value === undefined || value === null || (typeof value === 'string' && value.length <= MAX_FIELD_LENGTH);
+    if (
+      typeof user !== 'object' ||
+      !valid(user.groupRef) ||
+      !valid(user.consumerRef) ||
+      !optional(user.groupName) ||
+      !optional(user.consumerName)
+    ) {
       throw new ServerFault(
         new HttpProblem({ status: 500, detail: 'the app could not check who you are' }),
         'authorize',
@@ -237,7 +288,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   function report(fault: ServerFault, request: Request, status: number): void {
     const method = request.method;
     const path = pathnameOf(request) ?? '';
-    const message = `${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`.replace(keyPattern, '[redacted]').replace(/[\r\n]+/g, ' ');
+    const message = `${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`
+      .replace(keyPattern, '[redacted]')
+      .replace(/[\r\n]+/g, ' ');
     try {
       onError({ kind: fault.kind, message, status, method, path, error: fault.error });
     } catch {
@@ -249,10 +302,21 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     let cors: Record<string, string> = {};
     try {
       const badHost = hostProblem(request);
-      if (badHost) throw new HttpProblem({ status: 400, type: HANDLER_PROBLEM_TYPES.badHost, title: 'Bad Request', detail: badHost });
+      if (badHost)
+        throw new HttpProblem({
+          status: 400,
+          type: HANDLER_PROBLEM_TYPES.badHost,
+          title: 'Bad Request',
+          detail: badHost,
+        });
       const verdict = checkOrigin(request, { allowedOrigins });
       if (!verdict.ok) {
-        throw new HttpProblem({ status: 403, type: HANDLER_PROBLEM_TYPES.forbiddenOrigin, title: 'Forbidden', detail: verdict.reason });
+        throw new HttpProblem({
+          status: 403,
+          type: HANDLER_PROBLEM_TYPES.forbiddenOrigin,
+          title: 'Forbidden',
+          detail: verdict.reason,
+        });
       }
       if (verdict.corsOrigin) {
         cors = corsHeaders(verdict.corsOrigin);
@@ -262,7 +326,10 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       if (!match) throw new HttpProblem({ status: 404, detail: 'no such connect route' });
       const allowed = METHODS[match.route];
       if (request.method !== allowed) {
-        throw new HttpProblem({ status: 405, detail: `${request.method.slice(0, 20)} is not allowed here; allowed: ${allowed}` }, { allow: allowed });
+        throw new HttpProblem(
+          { status: 405, detail: `${request.method.slice(0, 20)} is not allowed here; allowed: ${allowed}` },
+          { allow: allowed },
+        );
       }
       const user = await identify(request);
       const response = await serve(request, match, user);
@@ -276,7 +343,12 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
         problem = new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request was aborted' });
       } else {
         const what = error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
-        problem = new ServerFault(new HttpProblem({ status: 500, detail: 'the connect handler failed' }), 'internal', `unexpected ${what}`, error);
+        problem = new ServerFault(
+          new HttpProblem({ status: 500, detail: 'the connect handler failed' }),
+          'internal',
+          `unexpected ${what}`,
+          error,
+        );
       }
       if (problem instanceof ServerFault) report(problem, request, problem.init.status);
       // Absolute, on the app's own origin: never the platform's address.

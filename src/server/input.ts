@@ -25,7 +25,12 @@ export interface ConnectFields {
 
 export function invalid(name: string, detail: string, value?: unknown): HttpProblem {
   const issue: { detail: string; in: string; name: string; value?: unknown } = { detail, in: 'body', name };
-  if (typeof value === 'string' ? value.length <= MAX_FIELD_LENGTH : typeof value === 'number' || typeof value === 'boolean') issue.value = value;
+  if (
+    typeof value === 'string'
+      ? value.length <= MAX_FIELD_LENGTH
+      : typeof value === 'number' || typeof value === 'boolean'
+  )
+    issue.value = value;
   return new HttpProblem({
     status: 400,
     type: HANDLER_PROBLEM_TYPES.validation,
@@ -83,7 +88,8 @@ export function parseConnectBody(body: unknown, providers: ReadonlySet<string> |
   }
   for (const key of IGNORED_HINTS) {
     const value = body[key];
-    if (value !== undefined && value !== null && typeof value !== 'string') throw invalid(key, 'must be a string', value);
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      throw invalid(key, 'must be a string', value);
   }
   const metadata = body.providerMetadata;
   if (metadata !== undefined && metadata !== null) {
@@ -110,7 +116,10 @@ export function decodeConnectionId(raw: string): string {
 }
 
 /** The optional `provider` query of the list route: absent is any provider, empty or not offered is a 400. */
-export function parseProviderQuery(value: string | null, providers: ReadonlySet<string> | undefined): string | undefined {
+export function parseProviderQuery(
+  value: string | null,
+  providers: ReadonlySet<string> | undefined,
+): string | undefined {
   if (value === null) return undefined;
   if (value.trim() === '' || value.length > MAX_FIELD_LENGTH || CONTROL.test(value)) {
     throw new HttpProblem({

@@ -57,8 +57,18 @@ export interface ConnectHandlerOptions {
 }
 
 const KNOWN = new Set([
-  'apiKey', 'baseUrl', 'project', 'authorize', 'providers', 'allowedOrigins', 'messageOrigin',
-  'bodyLimit', 'timeoutMs', 'retry', 'fetch', 'onError',
+  'apiKey',
+  'baseUrl',
+  'project',
+  'authorize',
+  'providers',
+  'allowedOrigins',
+  'messageOrigin',
+  'bodyLimit',
+  'timeoutMs',
+  'retry',
+  'fetch',
+  'onError',
 ]);
 
 function fail(message: string): never {
@@ -68,12 +78,14 @@ function fail(message: string): never {
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
 function origin(value: unknown, name: string): string {
-  if (typeof value !== 'string') fail(`${name} must be an origin string like "https://app.example", got ${describe(value)}`);
+  if (typeof value !== 'string')
+    fail(`${name} must be an origin string like "https://app.example", got ${describe(value)}`);
   let parsed: URL;
   try {
     parsed = new URL(value);
@@ -81,7 +93,9 @@ function origin(value: unknown, name: string): string {
     fail(`${name} must be an origin like "https://app.example", got ${JSON.stringify(value)}`);
   }
   if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== value) {
-    fail(`${name} must be an origin (scheme, host and port only) like "${parsed.origin}", got ${JSON.stringify(value)}`);
+    fail(
+      `${name} must be an origin (scheme, host and port only) like "${parsed.origin}", got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }
@@ -118,10 +132,14 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
     if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)} (known: ${[...KNOWN].join(', ')})`);
   }
   const { apiKey, baseUrl, project } = options;
-  if (typeof apiKey !== 'string' || apiKey.trim() === '') fail(`apiKey is required: the platform API key, a non-empty string`);
-  if (/[^\x21-\x7e]/.test(apiKey)) fail('apiKey holds spaces or characters that cannot go in an HTTP header; check how it is read');
-  if (typeof project !== 'string' || project.trim() === '') fail('project is required: the platform project ID or name');
-  if (typeof options.authorize !== 'function') fail(`authorize(request) is required: a function, got ${describe(options.authorize)}`);
+  if (typeof apiKey !== 'string' || apiKey.trim() === '')
+    fail(`apiKey is required: the platform API key, a non-empty string`);
+  if (/[^\x21-\x7e]/.test(apiKey))
+    fail('apiKey holds spaces or characters that cannot go in an HTTP header; check how it is read');
+  if (typeof project !== 'string' || project.trim() === '')
+    fail('project is required: the platform project ID or name');
+  if (typeof options.authorize !== 'function')
+    fail(`authorize(request) is required: a function, got ${describe(options.authorize)}`);
   if (typeof baseUrl !== 'string') fail(`baseUrl must be the platform's URL ending in /v1, got ${describe(baseUrl)}`);
   let base: URL;
   try {
@@ -129,36 +147,48 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
   } catch {
     fail(`baseUrl must be an absolute URL ending in /v1 like "https://api.example/v1", got ${JSON.stringify(baseUrl)}`);
   }
-  if (base.protocol !== 'https:' && base.protocol !== 'http:') fail(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  if (base.protocol !== 'https:' && base.protocol !== 'http:')
+    fail(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
   if (base.username || base.password || base.search || base.hash) {
     fail('baseUrl must not hold credentials, a query or a fragment: the API key goes in apiKey');
   }
   if (!/\/v1\/?$/.test(base.pathname)) {
-    fail(`baseUrl must end in /v1 (the platform API's version prefix), got ${JSON.stringify(baseUrl)}; did you mean "${base.origin}${base.pathname.replace(/\/+$/, '')}/v1"?`);
+    fail(
+      `baseUrl must end in /v1 (the platform API's version prefix), got ${JSON.stringify(baseUrl)}; did you mean "${base.origin}${base.pathname.replace(/\/+$/, '')}/v1"?`,
+    );
   }
   const platformIsLoopback = isLoopbackHost(base.hostname);
   const warnings: string[] = [];
   if (base.protocol === 'http:' && !platformIsLoopback) {
-    warnings.push(`baseUrl ${base.origin} is plain http on a host that is not loopback: the API key crosses the network in clear`);
+    warnings.push(
+      `baseUrl ${base.origin} is plain http on a host that is not loopback: the API key crosses the network in clear`,
+    );
   }
   let providers: ReadonlySet<string> | undefined;
   if (options.providers !== undefined) {
     const list = options.providers as unknown;
-    if (!Array.isArray(list)) fail(`providers must be an array of provider names like ['salesforce'], got ${describe(list)}`);
+    if (!Array.isArray(list))
+      fail(`providers must be an array of provider names like ['salesforce'], got ${describe(list)}`);
     for (const name of list) {
-      if (typeof name !== 'string' || name.trim() === '') fail(`providers must hold provider names (non-empty strings), got ${describe(name)}`);
+      if (typeof name !== 'string' || name.trim() === '')
+        fail(`providers must hold provider names (non-empty strings), got ${describe(name)}`);
     }
-    if (list.length === 0) fail('providers is an empty array: no provider could be connected; leave it out to allow any');
+    if (list.length === 0)
+      fail('providers is an empty array: no provider could be connected; leave it out to allow any');
     providers = new Set(list as string[]);
   }
   const allowedList = options.allowedOrigins as unknown;
   if (allowedList !== undefined && !Array.isArray(allowedList)) {
     fail(`allowedOrigins must be an array of origins like ['https://app.example'], got ${describe(allowedList)}`);
   }
-  const allowedOrigins = new Set(((allowedList as unknown[] | undefined) ?? []).map((o, i) => origin(o, `allowedOrigins[${i}]`)));
-  const messageOrigin = options.messageOrigin === undefined ? base.origin : origin(options.messageOrigin, 'messageOrigin');
+  const allowedOrigins = new Set(
+    ((allowedList as unknown[] | undefined) ?? []).map((o, i) => origin(o, `allowedOrigins[${i}]`)),
+  );
+  const messageOrigin =
+    options.messageOrigin === undefined ? base.origin : origin(options.messageOrigin, 'messageOrigin');
   for (const name of ['fetch', 'onError'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') fail(`${name} must be a function, got ${describe(options[name])}`);
+    if (options[name] !== undefined && typeof options[name] !== 'function')
+      fail(`${name} must be a function, got ${describe(options[name])}`);
   }
   const retry = options.retry;
   if (retry !== undefined && retry !== false && (typeof retry !== 'object' || retry === null || Array.isArray(retry))) {

@@ -44,7 +44,9 @@ function hexOf(secret: string): string {
 /** IPv6 text forms of an address: compressed (as URL gives it) and fully expanded. */
 function ipv6Forms(bracketed: string): string[] {
   const compressed = bracketed.slice(1, -1).toLowerCase();
-  const [head, tail = ''] = compressed.includes('::') ? compressed.split('::') : [compressed, undefined as unknown as string];
+  const [head, tail = ''] = compressed.includes('::')
+    ? compressed.split('::')
+    : [compressed, undefined as unknown as string];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const middle = new Array(Math.max(0, 8 - left.length - right.length)).fill('0');
@@ -72,19 +74,20 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
   if (url.hostname.startsWith('[')) hosts.push(...hosts.map((h) => `[${h}]`));
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   for (const host of hosts) loose.push(host, encodeURIComponent(host));
-  const patterns = [
-    ...new Set(loose.filter((s) => s.length > 0)),
-  ]
+  const patterns = [...new Set(loose.filter((s) => s.length > 0))]
     .sort((a, b) => b.length - a.length)
     .map(escapeRegExp);
   const looseRe = new RegExp(patterns.join('|'), 'gi');
   const exactRe = exact.length ? new RegExp([...new Set(exact)].map(escapeRegExp).join('|'), 'g') : null;
   // The port: after a colon (`:4010`, `%3A4010`); an explicit port also as a bare number ("port 4010").
-  const portRe = url.port ? new RegExp(`(?:(?::|%3a)|(?<![\\d.]))${port}(?!\\d)`, 'gi') : new RegExp(`(?::|%3a)${port}(?!\\d)`, 'gi');
+  const portRe = url.port
+    ? new RegExp(`(?:(?::|%3a)|(?<![\\d.]))${port}(?!\\d)`, 'gi')
+    : new RegExp(`(?::|%3a)${port}(?!\\d)`, 'gi');
   // Any absolute URL, whatever its scheme; and a stack frame or file position.
   const urlRe = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
   // A stack frame (`at fn (/path/file.js:1:2)`, `at node:internal/x:3:4`) or a bare file position, on its own line or not.
-  const stackRe = /(?:\bat\s+(?:async\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?|\bat\s+(?:async\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
+  const stackRe =
+    /(?:\bat\s+(?:async\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?|\bat\s+(?:async\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
 
   function hide(text: string): string {
     // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are what this removes

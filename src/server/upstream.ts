@@ -32,14 +32,19 @@ function browserValue(input: Record<string, unknown> | undefined, name: string):
     .filter((part) => part !== undefined && part !== '');
   let value: unknown = input;
   for (const part of path) {
-    if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, part)) return undefined;
+    if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, part))
+      return undefined;
     value = (value as Record<string, unknown>)[part];
   }
   return value;
 }
 
 /** The issues about what the browser sent, each field allow-listed and scrubbed. */
-function browserIssues(issues: ProblemIssue[] | undefined, scrub: Scrubber, input: Record<string, unknown> | undefined): ProblemIssue[] | undefined {
+function browserIssues(
+  issues: ProblemIssue[] | undefined,
+  scrub: Scrubber,
+  input: Record<string, unknown> | undefined,
+): ProblemIssue[] | undefined {
   if (!Array.isArray(issues)) return undefined;
   const kept: ProblemIssue[] = [];
   for (const issue of issues.slice(0, MAX_ISSUES)) {
@@ -80,7 +85,8 @@ export function upstreamProblem(error: unknown, context: UpstreamContext): HttpP
   const { scrub } = context;
   if (error instanceof ProblemError) {
     const retryAfterSeconds = error.retryAfterMs === undefined ? undefined : Math.ceil(error.retryAfterMs / 1000);
-    const headers: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.min(retryAfterSeconds, 3600)) };
+    const headers: Record<string, string> =
+      retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.min(retryAfterSeconds, 3600)) };
     if (error.status === 400 || error.status === 422) {
       const detail = typeof error.detail === 'string' ? scrub(error.detail) : '';
       const issues = browserIssues(error.issues, scrub, context.input);
@@ -167,7 +173,8 @@ export function unusableUrlProblem(): HttpProblem {
     status: 502,
     type: HANDLER_PROBLEM_TYPES.unusableUrl,
     title: 'Bad Gateway',
-    detail: 'the platform answered an unusable URL (only https, or http on a loopback platform, is sent to the browser)',
+    detail:
+      'the platform answered an unusable URL (only https, or http on a loopback platform, is sent to the browser)',
     retryable: false,
   });
 }

@@ -5,7 +5,17 @@
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
-import { capturePopups, ended, held, serverLog, signInFreshGroup, uniqueTag, userClick, waitEvent, watch } from './helpers.js';
+import {
+  capturePopups,
+  ended,
+  held,
+  serverLog,
+  signInFreshGroup,
+  uniqueTag,
+  userClick,
+  waitEvent,
+  watch,
+} from './helpers.js';
 
 async function make(template: ReturnType<typeof html>) {
   return (await fixture(template)) as ConnectProvider;
@@ -60,7 +70,8 @@ describe('the element and its backend', () => {
     });
     expect(post.headers['content-type']).to.equal('application/json');
     expect(log.length).to.be.at.least(2);
-    for (const request of log) expect(request.headers['x-csrf-token'], `${request.method} ${request.path}`).to.equal('token-123');
+    for (const request of log)
+      expect(request.headers['x-csrf-token'], `${request.method} ${request.path}`).to.equal('token-123');
   });
 
   it('should end with invalid_config before any request, with one console warning', async () => {
@@ -90,12 +101,16 @@ describe('the element and its backend', () => {
     it(`should warn once when the endpoint is no connect backend (${mode === 'html' ? 'it answers HTML' : 'it answers 404'})`, async () => {
       const tag = uniqueTag();
       const seen = await warnings(async () => {
-        const el = await make(html`<connect-provider endpoint="/observe/${tag}/${mode}/api/connect" provider="slack"></connect-provider>`);
+        const el = await make(
+          html`<connect-provider endpoint="/observe/${tag}/${mode}/api/connect" provider="slack"></connect-provider>`,
+        );
         const w = watch(el);
         await userClick(el);
         const end = await ended(w);
         expect(end.detail.code).to.equal('http_error');
-        expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('Could not connect. Please try again later.');
+        expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal(
+          'Could not connect. Please try again later.',
+        );
       });
       expect(seen, seen.join('\n')).to.have.length(1);
       expect(seen[0]).to.contain(`/observe/${tag}/${mode}/api/connect`);
@@ -146,7 +161,9 @@ describe('the element and its backend', () => {
   });
 
   it('should end with network_error once retries are exhausted', async () => {
-    const el = await make(html`<connect-provider endpoint="/fixture/down" provider="slack" poll-interval="10"></connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/fixture/down" provider="slack" poll-interval="10"></connect-provider>`,
+    );
     const w = watch(el);
     await userClick(el);
     const end = await ended(w);
@@ -157,7 +174,9 @@ describe('the element and its backend', () => {
   it('should retry a 429 after its Retry-After (by the server clock)', async function () {
     this.timeout(10000);
     const tag = uniqueTag();
-    const el = await make(html`<connect-provider endpoint="/observe/${tag}/retry429/api/connect" provider="slack" poll-interval="10"></connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/observe/${tag}/retry429/api/connect" provider="slack" poll-interval="10"></connect-provider>`,
+    );
     const w = watch(el);
     await userClick(el);
     await waitEvent(w, 'connect-popup');
@@ -171,7 +190,9 @@ describe('the element and its backend', () => {
 
   it('should back off exponentially between retries of a 503 (by the server clock)', async () => {
     const tag = uniqueTag();
-    const el = await make(html`<connect-provider endpoint="/observe/${tag}/retry503/api/connect" provider="slack" poll-interval="100"></connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/observe/${tag}/retry503/api/connect" provider="slack" poll-interval="100"></connect-provider>`,
+    );
     const w = watch(el);
     await userClick(el);
     await waitEvent(w, 'connect-popup');
@@ -187,16 +208,23 @@ describe('the element and its backend', () => {
 
   it('should end with timeout when nothing happens in time, and abort its requests at the server', async () => {
     const tag = uniqueTag();
-    const el = await make(html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack" timeout="400"></connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack" timeout="400"></connect-provider>`,
+    );
     const w = watch(el);
     await userClick(el);
     const end = await ended(w);
     expect(end.detail.code).to.equal('timeout');
-    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal('The sign-in took too long. Please try again.');
+    expect(el.shadowRoot!.querySelector('[part=status]')!.textContent).to.equal(
+      'The sign-in took too long. Please try again.',
+    );
     await aTimeout(300);
     const log = await serverLog(tag);
     expect(log.length).to.be.at.least(1);
-    expect(log.every((r) => r.abortedAt), JSON.stringify(log)).to.equal(true);
+    expect(
+      log.every((r) => r.abortedAt),
+      JSON.stringify(log),
+    ).to.equal(true);
     expect(held(el)).to.equal(0);
   });
 
@@ -211,7 +239,9 @@ describe('the element and its backend', () => {
     });
 
     it('should poll five times slower while hidden, and at once when visible again', async () => {
-      const el = await make(html`<connect-provider endpoint="/fixture/pending" provider="slack" poll-interval="100" timeout="20000"></connect-provider>`);
+      const el = await make(
+        html`<connect-provider endpoint="/fixture/pending" provider="slack" poll-interval="100" timeout="20000"></connect-provider>`,
+      );
       const w = watch(el);
       await userClick(el);
       await waitEvent(w, 'connect-connection');
@@ -231,7 +261,9 @@ describe('the element and its backend', () => {
       expect(visiblePolls[0] - shown, 'well before the 500 ms hidden interval').to.be.below(400);
       el.cancel();
       await ended(w);
-      expect(w.events.filter((e) => e.type === 'connect-status').map((e) => e.detail.status)).to.deep.equal(['created']);
+      expect(w.events.filter((e) => e.type === 'connect-status').map((e) => e.detail.status)).to.deep.equal([
+        'created',
+      ]);
     });
   });
 });

@@ -6,9 +6,24 @@
 import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import { ConnectError, type ConnectProvider } from '../../src/index.js';
-import { answerConsent, button, capturePopups, ended, held, serverLog, signInFreshGroup, uniqueTag, userClick, waitEvent, waitPopup, watch } from './helpers.js';
+import {
+  answerConsent,
+  button,
+  capturePopups,
+  ended,
+  held,
+  serverLog,
+  signInFreshGroup,
+  uniqueTag,
+  userClick,
+  waitEvent,
+  waitPopup,
+  watch,
+} from './helpers.js';
 
-async function make(template = html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`) {
+async function make(
+  template = html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+) {
   return (await fixture(template)) as ConnectProvider;
 }
 
@@ -33,7 +48,13 @@ describe('a connect flow', () => {
       await answerConsent(await waitPopup(popups), 'allow');
       const end = await ended(w);
       expect(end.type).to.equal('connect-success');
-      expect(w.states, JSON.stringify(w.states)).to.deep.equal(['idle', 'requesting', 'authorizing', 'verifying', 'working']);
+      expect(w.states, JSON.stringify(w.states)).to.deep.equal([
+        'idle',
+        'requesting',
+        'authorizing',
+        'verifying',
+        'working',
+      ]);
       const types = w.types();
       expect(types.slice(0, 3)).to.deep.equal(['connect-start', 'connect-popup', 'connect-connection']);
       expect(types.slice(-2)).to.deep.equal(['connect-status', 'connect-success']);
@@ -50,7 +71,7 @@ describe('a connect flow', () => {
       expect(status(el)).to.equal('Connected to Salesforce');
     });
 
-    it('should return the running flow\'s promise from start(), resolving with the working connection', async () => {
+    it("should return the running flow's promise from start(), resolving with the working connection", async () => {
       const el = await make();
       const w = watch(el);
       await userClick(el);
@@ -145,7 +166,9 @@ describe('a connect flow', () => {
 
     it('should cancel when removed from the page, aborting its request at the server', async () => {
       const tag = uniqueTag();
-      const el = await make(html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack"></connect-provider>`);
+      const el = await make(
+        html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack"></connect-provider>`,
+      );
       const w = watch(el);
       await userClick(el);
       await waitPopup(popups);
@@ -156,7 +179,10 @@ describe('a connect flow', () => {
       await aTimeout(300);
       const log = await serverLog(tag);
       expect(log.length, 'the baseline and oauth-connect reached the server').to.be.at.least(1);
-      expect(log.every((r) => r.abortedAt), `every request was aborted: ${JSON.stringify(log)}`).to.equal(true);
+      expect(
+        log.every((r) => r.abortedAt),
+        `every request was aborted: ${JSON.stringify(log)}`,
+      ).to.equal(true);
       expect(popups.popups[0].closed).to.equal(true);
     });
 
@@ -192,7 +218,13 @@ describe('a connect flow', () => {
 
   describe('when a listener acts inside an event', () => {
     type Action = 'cancel' | 'start' | 'remove' | 'move';
-    const RUNNING_EVENTS = ['connect-start', 'connect-popup', 'connect-popup-blocked', 'connect-connection', 'connect-status'] as const;
+    const RUNNING_EVENTS = [
+      'connect-start',
+      'connect-popup',
+      'connect-popup-blocked',
+      'connect-connection',
+      'connect-status',
+    ] as const;
     const TERMINAL_EVENTS = ['connect-success', 'connect-error', 'connect-cancel'] as const;
     const ACTIONS: Action[] = ['cancel', 'start', 'remove', 'move'];
     let shelf: HTMLElement;
@@ -217,7 +249,10 @@ describe('a connect flow', () => {
       expect(end.type, where).to.equal(type);
       await aTimeout(250);
       expect(w.terminals(), `${where}: ${w.types().join(', ')}`).to.have.length(1);
-      expect(['working', 'bad_credentials', 'error', 'cancelled'], `${where} ${w.states.join(' ')} ${w.types().join(' ')}`).to.include(el.getAttribute('state'));
+      expect(
+        ['working', 'bad_credentials', 'error', 'cancelled'],
+        `${where} ${w.states.join(' ')} ${w.types().join(' ')}`,
+      ).to.include(el.getAttribute('state'));
       await el.updateComplete;
       expect(button(el).getAttribute('aria-busy'), where).to.equal('false');
       expect(button(el, 'fallback') === null, where).to.equal(true);
@@ -239,7 +274,8 @@ describe('a connect flow', () => {
           else await userClick(el);
           const where = `${action} in ${event}`;
           // Those two come after the user's consent.
-          if (event === 'connect-connection' || event === 'connect-status') await answerConsent(await waitPopup(popups), 'allow');
+          if (event === 'connect-connection' || event === 'connect-status')
+            await answerConsent(await waitPopup(popups), 'allow');
           // A removal takes effect after the task (a move is not one): a status `working` may end the flow first.
           const working = () => w.events.some((e) => e.type === 'connect-status' && e.detail.status === 'working');
           if (action === 'remove' && event === 'connect-status' && (await ended(w)) && working()) {
@@ -258,10 +294,12 @@ describe('a connect flow', () => {
             await el.updateComplete;
             await userClick(el, 'fallback');
           }
-          if (event !== 'connect-connection' && event !== 'connect-status') await answerConsent(await waitPopup(popups), 'allow');
+          if (event !== 'connect-connection' && event !== 'connect-status')
+            await answerConsent(await waitPopup(popups), 'allow');
           await waitEvent(w, event);
           // (compared as a boolean: a Promise does not serialize into a failure report)
-          if (action === 'start') expect(returned === flowPromise, `${where}: start() answers the running flow's promise`).to.equal(true);
+          if (action === 'start')
+            expect(returned === flowPromise, `${where}: start() answers the running flow's promise`).to.equal(true);
           await expectSettled(el, w, 'connect-success', where);
         });
       }
@@ -289,14 +327,22 @@ describe('a connect flow', () => {
             expect(held(el), where).to.be.above(0);
             el.cancel();
             await aTimeout(100);
-            expect(w.types().filter((t) => t === 'connect-start'), where).to.have.length(2);
-            expect(w.terminals().map((e) => e.type), where).to.deep.equal([event, 'connect-cancel']);
+            expect(
+              w.types().filter((t) => t === 'connect-start'),
+              where,
+            ).to.have.length(2);
+            expect(
+              w.terminals().map((e) => e.type),
+              where,
+            ).to.deep.equal([event, 'connect-cancel']);
             expect(held(el), where).to.equal(0);
             return;
           }
           await aTimeout(250);
           expect(w.terminals(), `${where}: ${w.types().join(', ')}`).to.have.length(1);
-          expect(el.getAttribute('state'), where).to.equal(event === 'connect-success' ? 'working' : event === 'connect-error' ? 'error' : 'cancelled');
+          expect(el.getAttribute('state'), where).to.equal(
+            event === 'connect-success' ? 'working' : event === 'connect-error' ? 'error' : 'cancelled',
+          );
           expect(button(el).getAttribute('aria-busy'), where).to.equal('false');
           expect(held(el), where).to.equal(0);
         });

@@ -63,7 +63,9 @@ describe('completion messages', () => {
     const tag = uniqueTag();
     const other = await seedConnection(group, 'hubspot', 'allow');
     const old = await seedConnection(group, 'salesforce', 'allow');
-    const el = (await fixture(html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`)) as ConnectProvider;
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+    )) as ConnectProvider;
     const w = watch(el);
     await userClick(el);
     const popup = await waitPopup(popups);
@@ -92,13 +94,17 @@ describe('completion messages', () => {
     const end = await ended(w);
     expect(end.type).to.equal('connect-success');
     expect(end.detail.connection.id, 'another ID during verification changes nothing').to.equal(old);
-    expect(w.events.filter((e) => e.type === 'connect-connection').map((e) => e.detail.connectionId)).to.deep.equal([old]);
+    expect(w.events.filter((e) => e.type === 'connect-connection').map((e) => e.detail.connectionId)).to.deep.equal([
+      old,
+    ]);
   });
 
   it("should accept a trusted origin's claim the backend confirms (the backend's messageOrigin)", async () => {
     // No list route behind this backend: only the claim can tell the element.
     const tag = uniqueTag();
-    const el = (await fixture(html`<connect-provider endpoint="/observe/${tag}/nolist/api/connect" provider="slack" poll-interval="40"></connect-provider>`)) as ConnectProvider;
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/nolist/api/connect" provider="slack" poll-interval="40"></connect-provider>`,
+    )) as ConnectProvider;
     const w = watch(el);
     await userClick(el);
     await waitEvent(w, 'connect-popup');
@@ -185,7 +191,9 @@ describe('completion messages', () => {
       twoOrThree(['deny', 'allow'], [1, 0]));
     it('should end a create and an update flow each with its own outcome (Allow the first, Deny the second)', () =>
       twoOrThree(['allow', 'deny'], [0, 1]));
-    it('should end three flows each with its own outcome, in any order', () => twoOrThree(['allow', 'allow', 'deny'], [2, 0, 1]));
-    it('should end three flows each with its own outcome, all allowed in reverse order', () => twoOrThree(['allow', 'allow', 'allow'], [2, 1, 0]));
+    it('should end three flows each with its own outcome, in any order', () =>
+      twoOrThree(['allow', 'allow', 'deny'], [2, 0, 1]));
+    it('should end three flows each with its own outcome, all allowed in reverse order', () =>
+      twoOrThree(['allow', 'allow', 'allow'], [2, 1, 0]));
   });
 });

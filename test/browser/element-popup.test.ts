@@ -52,7 +52,9 @@ describe('the popup', () => {
   it("should open inside the user's click, before the backend answers, so the popup blocker allows it", async () => {
     // This backend never answers: a popup can only exist if it opened in the click itself.
     const tag = uniqueTag();
-    const el = (await fixture(html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack"></connect-provider>`)) as ConnectProvider;
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack"></connect-provider>`,
+    )) as ConnectProvider;
     const w = watch(el);
     await userClick(el);
     expect(popups.popups, 'a popup right after the click').to.have.length(1);
@@ -62,7 +64,9 @@ describe('the popup', () => {
   });
 
   it('should fire connect-popup-blocked without a gesture, show a fallback whose click opens it, and keep focus', async () => {
-    const el = (await fixture(html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`)) as ConnectProvider;
+    const el = (await fixture(
+      html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+    )) as ConnectProvider;
     const w = watch(el);
     el.start().catch(() => {});
     await waitEvent(w, 'connect-popup-blocked');
@@ -83,8 +87,12 @@ describe('the popup', () => {
 
   it('should give each flow its own window: two elements never share a popup', async () => {
     const [a, b] = [
-      (await fixture(html`<connect-provider endpoint="/api/connect" provider="slack"></connect-provider>`)) as ConnectProvider,
-      (await fixture(html`<connect-provider endpoint="/api/connect" provider="notion"></connect-provider>`)) as ConnectProvider,
+      (await fixture(
+        html`<connect-provider endpoint="/api/connect" provider="slack"></connect-provider>`,
+      )) as ConnectProvider,
+      (await fixture(
+        html`<connect-provider endpoint="/api/connect" provider="notion"></connect-provider>`,
+      )) as ConnectProvider,
     ];
     const wa = watch(a);
     const wb = watch(b);
@@ -103,7 +111,9 @@ describe('the popup', () => {
 
   it('should notice at once a popup closed while the backend still answers, without connect-popup', async () => {
     const tag = uniqueTag();
-    const el = (await fixture(html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack"></connect-provider>`)) as ConnectProvider;
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/hang/api/connect" provider="slack"></connect-provider>`,
+    )) as ConnectProvider;
     const w = watch(el);
     await userClick(el);
     (await waitPopup(popups)).close();
@@ -116,7 +126,9 @@ describe('the popup', () => {
 
   describe('that the user closes', () => {
     it('should wait, say so, and end popup_closed at once through "Stop waiting"', async () => {
-      const el = (await fixture(html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`)) as ConnectProvider;
+      const el = (await fixture(
+        html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+      )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
       const popup = await waitPopup(popups);
@@ -187,10 +199,12 @@ describe('the popup', () => {
     });
   });
 
-  describe('severed by the provider page\'s Cross-Origin-Opener-Policy', () => {
+  describe("severed by the provider page's Cross-Origin-Opener-Policy", () => {
     it('should find the new connection through the backend and verify it, with Allow after several seconds (create)', async function () {
       this.timeout(25000);
-      const el = (await fixture(html`<connect-provider endpoint="/fixture/coop" provider="salesforce"></connect-provider>`)) as ConnectProvider;
+      const el = (await fixture(
+        html`<connect-provider endpoint="/fixture/coop" provider="salesforce"></connect-provider>`,
+      )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
       await waitEvent(w, 'connect-popup');
@@ -206,7 +220,9 @@ describe('the popup', () => {
     it('should see the reconnected connection change and verify it, with Allow after several seconds (update)', async function () {
       this.timeout(25000);
       const id = await seedConnection(group);
-      const el = (await fixture(html`<connect-provider endpoint="/fixture/coop" provider="hubspot" connection-id=${id}></connect-provider>`)) as ConnectProvider;
+      const el = (await fixture(
+        html`<connect-provider endpoint="/fixture/coop" provider="hubspot" connection-id=${id}></connect-provider>`,
+      )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
       await waitEvent(w, 'connect-popup');

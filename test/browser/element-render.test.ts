@@ -7,7 +7,9 @@ import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import { button, capturePopups, ended, signInFreshGroup, userClick, waitEvent, watch } from './helpers.js';
 
-async function make(template = html`<connect-provider endpoint="/api/connect" provider="salesforce"></connect-provider>`) {
+async function make(
+  template = html`<connect-provider endpoint="/api/connect" provider="salesforce"></connect-provider>`,
+) {
   return (await fixture(template)) as ConnectProvider;
 }
 
@@ -37,14 +39,23 @@ describe('<connect-provider> rendering', () => {
   });
 
   it('should take its label from the slot', async () => {
-    const el = await make(html`<connect-provider endpoint="/api/connect" provider="slack">Add Slack</connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/api/connect" provider="slack">Add Slack</connect-provider>`,
+    );
     const slot = el.shadowRoot!.querySelector('slot')!;
-    expect(slot.assignedNodes().map((n) => n.textContent).join('')).to.equal('Add Slack');
+    expect(
+      slot
+        .assignedNodes()
+        .map((n) => n.textContent)
+        .join(''),
+    ).to.equal('Add Slack');
     await expect(el).to.be.accessible();
   });
 
   it('should say "Reconnect" in update mode and use replaced strings', async () => {
-    const el = await make(html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id="c1"></connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id="c1"></connect-provider>`,
+    );
     expect(button(el).textContent!.trim()).to.equal('Reconnect Hubspot');
     el.strings = { reconnect: 'Erneut verbinden' };
     await el.updateComplete;
@@ -69,7 +80,9 @@ describe('<connect-provider> rendering', () => {
   });
 
   it('should reflect disabled and ignore clicks then', async () => {
-    const el = await make(html`<connect-provider endpoint="/api/connect" provider="slack" disabled></connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/api/connect" provider="slack" disabled></connect-provider>`,
+    );
     const w = watch(el);
     expect(button(el).disabled).to.equal(true);
     await userClick(el);
@@ -127,7 +140,9 @@ describe('<connect-provider> rendering', () => {
   });
 
   it("should speak of the running flow's provider even when the attribute changes mid-flow", async () => {
-    const el = await make(html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`);
+    const el = await make(
+      html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+    );
     const w = watch(el);
     await userClick(el);
     await waitEvent(w, 'connect-popup');

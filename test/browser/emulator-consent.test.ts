@@ -34,7 +34,6 @@ function nextCompletion(popup: Window): Promise<{ data: Completion; origin: stri
   });
 }
 
-
 /** Waits (at most 5 s) for the callback page to close the popup, and fails if it stays open. */
 async function expectClosed(popup: Window): Promise<void> {
   for (let i = 0; i < 100 && !popup.closed; i++) await new Promise((r) => setTimeout(r, 50));
@@ -65,7 +64,10 @@ describe('the emulator consent page in a real popup', () => {
     const completion = nextCompletion(popup);
     button.click();
     const { data } = await completion;
-    expect(data).to.deep.equal({ eventType: 'AUTHORIZATION_FAILED', data: { error: 'The user denied access to Notion.' } });
+    expect(data).to.deep.equal({
+      eventType: 'AUTHORIZATION_FAILED',
+      data: { error: 'The user denied access to Notion.' },
+    });
     await expectClosed(popup);
   });
 

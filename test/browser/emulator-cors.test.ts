@@ -1,7 +1,6 @@
 import { openByClick } from './helpers.js';
 import { expect } from '@open-wc/testing';
 
-
 // The page runs on the test runner's origin; the emulator listens on another
 // loopback port: every call below is cross-origin, with no proxy in between,
 // as the platform's own browser SDK calls the real service.
@@ -27,7 +26,10 @@ function sdkHeaders(target: Target, json = false): Record<string, string> {
 }
 
 async function call(target: Target, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${target.baseUrl}${path}`, { ...init, headers: { ...sdkHeaders(target, init.body !== undefined), ...(init.headers as object) } });
+  return fetch(`${target.baseUrl}${path}`, {
+    ...init,
+    headers: { ...sdkHeaders(target, init.body !== undefined), ...(init.headers as object) },
+  });
 }
 
 function sleep(ms: number) {

@@ -25,7 +25,15 @@ const seeds: number[] = replaying ? [config.faultSeed] : Array.from({ length: ru
 
 type UserAction = 'allow' | 'allow_bad_credentials' | 'deny' | 'close' | 'cancel' | 'remove' | 'nothing';
 type ListenerAction = 'cancel' | 'start' | 'remove' | 'move';
-const EVENTS = ['connect-start', 'connect-popup', 'connect-connection', 'connect-status', 'connect-success', 'connect-error', 'connect-cancel'];
+const EVENTS = [
+  'connect-start',
+  'connect-popup',
+  'connect-connection',
+  'connect-status',
+  'connect-success',
+  'connect-error',
+  'connect-cancel',
+];
 const TERMINAL = new Set(['connect-success', 'connect-error', 'connect-cancel']);
 /** What a faulty backend may end any flow with, whatever the user did. */
 const FAULTS = ['error:network_error', 'error:http_error', 'error:timeout'];
@@ -53,7 +61,11 @@ const EXPECTED: Record<UserAction, string[]> = {
 
 const outcomes = new Map<string, number>();
 const outcomeOf = (e: Recorded) =>
-  e.type === 'connect-error' ? `error:${e.detail.code}` : e.type === 'connect-cancel' ? `cancel:${e.detail.reason}` : e.type;
+  e.type === 'connect-error'
+    ? `error:${e.detail.code}`
+    : e.type === 'connect-cancel'
+      ? `cancel:${e.detail.reason}`
+      : e.type;
 
 describe(`<connect-provider> under fault injection (${seeds.length} seeded runs in ${engine})`, function () {
   this.timeout(40000);
@@ -88,7 +100,16 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
           )) as ConnectProvider;
           const w = watch(el);
           const action = pickAction(random());
-          const run = { el, w, action, provider, listener: '' as string, fired: false, event: '', listenerAction: '' as ListenerAction | '' };
+          const run = {
+            el,
+            w,
+            action,
+            provider,
+            listener: '' as string,
+            fired: false,
+            event: '',
+            listenerAction: '' as ListenerAction | '',
+          };
           if (random() < 0.35) {
             const event = EVENTS[Math.floor(random() * EVENTS.length)];
             const listenerAction = (['cancel', 'start', 'remove', 'move'] as const)[Math.floor(random() * 4)];
@@ -122,7 +143,10 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
             const popup = opened.get(el);
             if (action === 'allow' || action === 'allow_bad_credentials' || action === 'deny') {
               // The consent page may never show when the backend failed first: then the flow ends in a fault.
-              if (popup) await answerConsent(popup, action).catch((error) => (w.terminals().length ? undefined : Promise.reject(error)));
+              if (popup)
+                await answerConsent(popup, action).catch((error) =>
+                  w.terminals().length ? undefined : Promise.reject(error),
+                );
             }
             if (action === 'close') popup?.close();
             if (action === 'cancel') el.cancel();
@@ -143,9 +167,14 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
           expect(w.terminals(), `${label}: one terminal event per flow`).to.have.length(starts);
           const outcome = outcomeOf(ends[i]);
           // A removal takes effect after the task: a connection found `working` or `bad_credentials` may end it first.
-          const late = listenerAction === 'remove' && (event === 'connect-connection' || event === 'connect-status') ? EXPECTED[action] : [];
+          const late =
+            listenerAction === 'remove' && (event === 'connect-connection' || event === 'connect-status')
+              ? EXPECTED[action]
+              : [];
           const expected =
-            fired && (listenerAction === 'cancel' || listenerAction === 'remove') ? ['cancel:cancelled', ...late] : [...EXPECTED[action], ...FAULTS];
+            fired && (listenerAction === 'cancel' || listenerAction === 'remove')
+              ? ['cancel:cancelled', ...late]
+              : [...EXPECTED[action], ...FAULTS];
           // A listener that removed the element or cancelled on a terminal event changes nothing; a move changes nothing.
           expect(expected, `${label}: ended ${outcome}`).to.include(outcome);
           expect(held(el), `${label}: the flow still holds timers, requests or listeners`).to.equal(0);

@@ -45,7 +45,8 @@ export function watch(el: ConnectProvider) {
   observer.observe(el, { attributes: true, attributeFilter: ['state'] });
   let resolveEnd!: (e: Recorded) => void;
   const ended = new Promise<Recorded>((r) => (resolveEnd = r));
-  for (const type of TERMINAL) el.addEventListener(type, (e) => resolveEnd({ type, detail: (e as CustomEvent).detail }));
+  for (const type of TERMINAL)
+    el.addEventListener(type, (e) => resolveEnd({ type, detail: (e as CustomEvent).detail }));
   return {
     events,
     states,
@@ -76,7 +77,10 @@ export function capturePopups() {
 }
 
 /** Waits until the (same-origin) popup shows the consent page, and clicks a button. */
-export async function answerConsent(popup: Window, decision: 'allow' | 'allow_bad_credentials' | 'deny'): Promise<void> {
+export async function answerConsent(
+  popup: Window,
+  decision: 'allow' | 'allow_bad_credentials' | 'deny',
+): Promise<void> {
   let button: HTMLButtonElement | null | undefined;
   await waitUntil(
     () => {
@@ -99,7 +103,10 @@ export async function userClick(el: ConnectProvider, part = 'button'): Promise<v
   const target = button(el, part);
   if (!target) throw new Error(`no [part=${part}] to click`);
   const box = target.getBoundingClientRect();
-  await sendMouse({ type: 'click', position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)] });
+  await sendMouse({
+    type: 'click',
+    position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)],
+  });
   await resetMouse();
 }
 
@@ -111,14 +118,20 @@ export async function waitPopup(popups: ReturnType<typeof capturePopups>, count 
 
 /** Waits until the watch saw an event of this type. */
 export function waitEvent(w: ReturnType<typeof watch>, type: string, timeout = 8000): Promise<void> {
-  return waitUntil(() => w.types().includes(type), `no ${type}; saw ${w.types().join(', ')}`, { timeout, interval: 10 });
+  return waitUntil(() => w.types().includes(type), `no ${type}; saw ${w.types().join(', ')}`, {
+    timeout,
+    interval: 10,
+  });
 }
 
 /** The first terminal event, or a failure naming what was seen when none came in time. */
 export async function ended(w: ReturnType<typeof watch>, timeout = 10000): Promise<Recorded> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const none = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no terminal event in ${timeout} ms; saw ${w.types().join(', ')}`)), timeout);
+    timer = setTimeout(
+      () => reject(new Error(`no terminal event in ${timeout} ms; saw ${w.types().join(', ')}`)),
+      timeout,
+    );
   });
   try {
     return await Promise.race([w.ended, none]);
@@ -128,7 +141,11 @@ export async function ended(w: ReturnType<typeof watch>, timeout = 10000): Promi
 }
 
 /** What the server saw under /observe/{tag}/ (times by the server's clock). */
-export async function serverLog(tag: string): Promise<Array<{ method: string; path: string; headers: Record<string, string>; body: string; at: number; abortedAt?: number }>> {
+export async function serverLog(
+  tag: string,
+): Promise<
+  Array<{ method: string; path: string; headers: Record<string, string>; body: string; at: number; abortedAt?: number }>
+> {
   return (await fetch(`/__test__/log?tag=${tag}`)).json();
 }
 
@@ -142,8 +159,14 @@ export async function decide(group: string, decision: 'allow' | 'allow_bad_crede
 }
 
 /** Seeds a connection of the group through the emulator's consent (not through the element). */
-export async function seedConnection(group: string, provider = 'hubspot', decision = 'allow_bad_credentials'): Promise<string> {
-  return (await (await fetch(`/__test__/seed-connection?group=${group}&provider=${provider}&decision=${decision}`)).json()).connectionId;
+export async function seedConnection(
+  group: string,
+  provider = 'hubspot',
+  decision = 'allow_bad_credentials',
+): Promise<string> {
+  return (
+    await (await fetch(`/__test__/seed-connection?group=${group}&provider=${provider}&decision=${decision}`)).json()
+  ).connectionId;
 }
 
 /** The element's shadow button. */
@@ -161,7 +184,9 @@ export function countFetches() {
   const real = window.fetch;
   const calls: string[] = [];
   window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
-    calls.push(`${init?.method ?? 'GET'} ${typeof input === 'string' ? input : input instanceof URL ? input.href : input.url}`);
+    calls.push(
+      `${init?.method ?? 'GET'} ${typeof input === 'string' ? input : input instanceof URL ? input.href : input.url}`,
+    );
     return real.call(window, input, init);
   } as typeof window.fetch;
   return { calls, restore: () => (window.fetch = real) };

@@ -23,7 +23,14 @@ before(async () => {
     executablePath: '/usr/bin/chromium',
     // Playwright turns the popup blocker off by default: on, as users have it.
     ignoreDefaultArgs: ['--disable-popup-blocking'],
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -62,7 +69,7 @@ describe('the demo, end to end in Chromium', () => {
     it(`the ${name} page connects Salesforce through the consent popup`, async () => {
       const page = await openPage(path);
       const popup = await clickAndGetPopup(page, 'connect');
-      assert.match(await popup.locator('h1').textContent() ?? '', /Demo App wants to connect to Salesforce/);
+      assert.match((await popup.locator('h1').textContent()) ?? '', /Demo App wants to connect to Salesforce/);
       await popup.getByRole('button', { name: 'Allow', exact: true }).click();
       const detail = await timelineEvent(page, 'connect-success');
       assert.match(detail, /\(working\)/);

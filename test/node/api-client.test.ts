@@ -151,8 +151,22 @@ describe('createPlatformClient', () => {
         method: 'GET',
         path: '/v1/projects/demo',
         query: { includeEntitlements: 'true' },
-        reply: { body: { id: 'proj_demo', name: 'demo', appName: 'Demo', orgId: 'org_demo', createTime: '2026-01-01T00:00:00Z' } },
-        expected: { id: 'proj_demo', name: 'demo', appName: 'Demo', orgId: 'org_demo', createTime: '2026-01-01T00:00:00Z' },
+        reply: {
+          body: {
+            id: 'proj_demo',
+            name: 'demo',
+            appName: 'Demo',
+            orgId: 'org_demo',
+            createTime: '2026-01-01T00:00:00Z',
+          },
+        },
+        expected: {
+          id: 'proj_demo',
+          name: 'demo',
+          appName: 'Demo',
+          orgId: 'org_demo',
+          createTime: '2026-01-01T00:00:00Z',
+        },
       },
       {
         name: 'getProvider (beyond the seed)',

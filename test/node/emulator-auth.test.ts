@@ -40,15 +40,26 @@ const SAMPLES: Record<string, { path?: Record<string, string>; query?: string; b
   deleteIntegration: { path: { projectIdOrName: 'demo', integrationId: 'int_demo' } },
   listProviderApps: { path: { projectIdOrName: 'demo' } },
   deleteTopic: { path: { projectIdOrName: 'demo', topicId: 'topic_alerts' } },
-  searchRecords: { path: { projectIdOrName: 'demo', integrationId: 'int_demo' }, query: 'groupRef=acme', body: { objectName: 'contact', fieldFilters: [] } },
+  searchRecords: {
+    path: { projectIdOrName: 'demo', integrationId: 'int_demo' },
+    query: 'groupRef=acme',
+    body: { objectName: 'contact', fieldFilters: [] },
+  },
   listTopicDestinationRoutes: { path: { projectIdOrName: 'demo' } },
-  createNotificationEventTopicRoute: { path: { projectIdOrName: 'demo' }, body: { eventType: 'installation.created', topicId: 'topic_alerts' } },
+  createNotificationEventTopicRoute: {
+    path: { projectIdOrName: 'demo' },
+    body: { eventType: 'installation.created', topicId: 'topic_alerts' },
+  },
   listNotificationEventTopicRoutes: { path: { projectIdOrName: 'demo' } },
 };
 
-type Credential = 'none' | 'wrong key' | 'api key' | 'bearer' | 'expired bearer' | 'forged bearer' | 'other org bearer' | 'basic';
+type Credential =
+  'none' | 'wrong key' | 'api key' | 'bearer' | 'expired bearer' | 'forged bearer' | 'other org bearer' | 'basic';
 
-async function callWith(op: (typeof operations)[number], credential: Credential): Promise<{ status: number; violations: string[] }> {
+async function callWith(
+  op: (typeof operations)[number],
+  credential: Credential,
+): Promise<{ status: number; violations: string[] }> {
   const emulator = createEmulator({ apiKey: 'auth-key' });
   const info = await emulator.listen();
   try {
@@ -59,9 +70,11 @@ async function callWith(op: (typeof operations)[number], credential: Credential)
     if (credential === 'wrong key') headers['x-api-key'] = 'not-the-key';
     if (credential === 'api key') headers['x-api-key'] = 'auth-key';
     if (credential === 'bearer') headers.authorization = `Bearer ${emulator.bearerToken}`;
-    if (credential === 'expired bearer') headers.authorization = `Bearer ${emulator.issueToken({ expiresInSeconds: -1 })}`;
+    if (credential === 'expired bearer')
+      headers.authorization = `Bearer ${emulator.issueToken({ expiresInSeconds: -1 })}`;
     if (credential === 'forged bearer') headers.authorization = `Bearer ${createEmulator().bearerToken}`;
-    if (credential === 'other org bearer') headers.authorization = `Bearer ${emulator.issueToken({ org: 'org_other' })}`;
+    if (credential === 'other org bearer')
+      headers.authorization = `Bearer ${emulator.issueToken({ org: 'org_other' })}`;
     if (credential === 'basic') headers.authorization = `Basic ${Buffer.from('auth-key:').toString('base64')}`;
     if (sample.body !== undefined) headers['content-type'] = 'application/json';
     const request = new Request(`${prefix}${path}${sample.query ? `?${sample.query}` : ''}`, {
@@ -92,7 +105,9 @@ describe('emulator auth, for every operation of openapi.yaml', () => {
     const apiKey = security.some((s) => 'APIKeyHeader' in s);
     const bearer = security.some((s) => 'Bearer' in s);
     const success = Number(Object.keys(op.responses).find((s) => s.startsWith('2')));
-    const schemes = isPublic ? 'no credential' : [apiKey && 'X-Api-Key', bearer && 'Bearer'].filter(Boolean).join(' or ');
+    const schemes = isPublic
+      ? 'no credential'
+      : [apiKey && 'X-Api-Key', bearer && 'Bearer'].filter(Boolean).join(' or ');
 
     it(`${op.operationId} (${op.method} ${op.template}) accepts ${schemes} only`, async () => {
       const expected: Record<Credential, number> = {

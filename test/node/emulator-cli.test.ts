@@ -102,8 +102,14 @@ describe('emulator CLI', () => {
     try {
       const url = /^listening on (\S+)$/.exec(first.lines[0])![1];
       const preflight = (origin: string) =>
-        fetch(`${url}/v1/projects/demo`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
-      assert.equal((await preflight('http://app.example')).headers.get('access-control-allow-origin'), 'http://app.example');
+        fetch(`${url}/v1/projects/demo`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'GET' },
+        });
+      assert.equal(
+        (await preflight('http://app.example')).headers.get('access-control-allow-origin'),
+        'http://app.example',
+      );
       assert.equal((await preflight('http://other.example:8080')).status, 204);
       assert.equal((await preflight('http://evil.example')).status, 403);
       const consent = await createPlatformClient({ baseUrl: `${url}/v1`, apiKey: 'dev-api-key' }).oauthConnect({
@@ -114,7 +120,9 @@ describe('emulator CLI', () => {
       });
       assert.match(consent, /^https:\/\/platform\.test\/consent\//);
       const token = /^bearer token: (\S+)$/.exec(second.lines.find((l) => l.startsWith('bearer token:'))!)![1];
-      const invites = await createPlatformClient({ baseUrl: `${url}/v1`, accessToken: token }).listInvites({ orgId: 'org_demo' });
+      const invites = await createPlatformClient({ baseUrl: `${url}/v1`, accessToken: token }).listInvites({
+        orgId: 'org_demo',
+      });
       assert.equal(invites.length, 3, "one emulator accepts the other's token: both sign with --token-secret");
     } finally {
       await Promise.all([first.stop(), second.stop()]);
@@ -133,7 +141,10 @@ describe('emulator CLI', () => {
     const second = await startCli(['--port', '0', '--data', file]);
     const url2 = /^listening on (\S+)$/.exec(second.lines[0])![1];
     const client2 = createPlatformClient({ baseUrl: `${url2}/v1`, apiKey: 'dev-api-key' });
-    assert.deepEqual((await client2.listDestinations({ projectIdOrName: 'demo' })).map((d) => d.id), ['dest_webhook']);
+    assert.deepEqual(
+      (await client2.listDestinations({ projectIdOrName: 'demo' })).map((d) => d.id),
+      ['dest_webhook'],
+    );
     const conflict = await client2.createProject({ appName: 'Kept', name: 'kept', orgId: 'org_demo' }).catch((e) => e);
     assert.equal(conflict.status, 409, 'the project created before the restart is still there');
     await second.stop();

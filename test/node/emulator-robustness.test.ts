@@ -5,7 +5,17 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,7 +32,10 @@ const KEY = { 'x-api-key': 'dev-api-key' };
 type Started = { emulator: Emulator; info: Awaited<ReturnType<Emulator['listen']>> };
 
 /** Runs `body` against a freshly started emulator, and closes it (waiting for its data file) whatever happens. */
-async function withEmulator(options: Parameters<typeof createEmulator>[0], body: (e: Started) => Promise<void>): Promise<void> {
+async function withEmulator(
+  options: Parameters<typeof createEmulator>[0],
+  body: (e: Started) => Promise<void>,
+): Promise<void> {
   const emulator = createEmulator({ verifyDelay: 0, ...options });
   const info = await emulator.listen();
   try {
@@ -33,10 +46,20 @@ async function withEmulator(options: Parameters<typeof createEmulator>[0], body:
 }
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  return fetch(url, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...KEY, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
-const connectBody = (extra: Record<string, unknown> = {}) => ({ projectId: 'demo', provider: 'slack', groupRef: 'g', consumerRef: 'c', ...extra });
+const connectBody = (extra: Record<string, unknown> = {}) => ({
+  projectId: 'demo',
+  provider: 'slack',
+  groupRef: 'g',
+  consumerRef: 'c',
+  ...extra,
+});
 
 /** Nested objects {"a": {"a": ... {}}}, `depth` levels deep counting the outer one. */
 function nested(depth: number): Record<string, unknown> {
@@ -46,11 +69,21 @@ function nested(depth: number): Record<string, unknown> {
 }
 
 async function allow(url: string, decision = 'allow'): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}`, redirect: 'manual' });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `decision=${decision}`,
+    redirect: 'manual',
+  });
 }
 
 /** Sends a body chunk by chunk until the server answers; resolves with the status and how much was sent. */
-function streamUntilAnswered(url: string, method: string, headers: Record<string, string>, maxBytes: number): Promise<{ status: number; sent: number }> {
+function streamUntilAnswered(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  maxBytes: number,
+): Promise<{ status: number; sent: number }> {
   return new Promise((resolve, reject) => {
     const chunk = Buffer.alloc(64 * 1024, 'a');
     let sent = 0;
@@ -80,30 +113,42 @@ function streamUntilAnswered(url: string, method: string, headers: Record<string
 }
 
 /** A raw request with a chosen Host header (fetch does not let one set it). */
-function withHost(url: string, host: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method ?? 'GET', headers: { ...init.headers, host } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
+function withHost(
+  url: string,
+  host: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+    (resolve, reject) => {
+      const req = httpRequest(url, { method: init.method ?? 'GET', headers: { ...init.headers, host } }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    },
+  );
 }
 
 describe('emulator robustness', () => {
   describe('bounded inputs', () => {
     it('refuses providerMetadata nested deeper than the limit, or larger, with a 400 issue', async () => {
       await withEmulator({}, async (e) => {
-        const ok = await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ providerMetadata: nested(LIMITS.metadataDepth) }));
+        const ok = await post(
+          `${e.info.baseUrl}/oauth-connect`,
+          connectBody({ providerMetadata: nested(LIMITS.metadataDepth) }),
+        );
         assert.equal(ok.status, 200);
         for (const metadata of [nested(LIMITS.metadataDepth + 1), { blob: 'x'.repeat(LIMITS.metadataBytes) }]) {
           const response = await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ providerMetadata: metadata }));
           assert.equal(response.status, 400);
           const problem = await response.json();
-          assert.deepEqual(problem.issues.map((i: { name: string }) => i.name), ['providerMetadata']);
+          assert.deepEqual(
+            problem.issues.map((i: { name: string }) => i.name),
+            ['providerMetadata'],
+          );
         }
       });
     });
@@ -114,7 +159,11 @@ describe('emulator robustness', () => {
         const size = statSync(file).size;
         const deep = '{"x":' + '['.repeat(4100) + ']'.repeat(4100) + '}';
         const body = JSON.stringify(connectBody()).replace(/^\{/, `{"providerMetadata":${deep},`);
-        const response = await fetch(`${e.info.baseUrl}/oauth-connect`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body });
+        const response = await fetch(`${e.info.baseUrl}/oauth-connect`, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body,
+        });
         assert.equal(response.status, 400);
         const extra = await fetch(`${e.info.baseUrl}/oauth-connect`, {
           method: 'POST',
@@ -129,11 +178,21 @@ describe('emulator robustness', () => {
 
     it('refuses oversized refs and too many search filters', async () => {
       await withEmulator({}, async (e) => {
-        const long = await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef: 'g'.repeat(LIMITS.refLength + 1) }));
+        const long = await post(
+          `${e.info.baseUrl}/oauth-connect`,
+          connectBody({ groupRef: 'g'.repeat(LIMITS.refLength + 1) }),
+        );
         assert.equal(long.status, 400);
         assert.equal((await long.json()).issues[0].name, 'groupRef');
-        const filters = Array.from({ length: LIMITS.searchFilters + 1 }, () => ({ fieldName: 'id', operator: 'eq', value: '1' }));
-        const search = await post(`${e.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, { objectName: 'contact', fieldFilters: filters });
+        const filters = Array.from({ length: LIMITS.searchFilters + 1 }, () => ({
+          fieldName: 'id',
+          operator: 'eq',
+          value: '1',
+        }));
+        const search = await post(`${e.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+          objectName: 'contact',
+          fieldFilters: filters,
+        });
         assert.equal(search.status, 400);
       });
     });
@@ -141,7 +200,10 @@ describe('emulator robustness', () => {
     it('answers 400, not 500, to a search for an object named like a prototype member', async () => {
       await withEmulator({}, async (e) => {
         for (const objectName of ['constructor', '__proto__', 'toString']) {
-          const response = await post(`${e.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, { objectName, fieldFilters: [] });
+          const response = await post(`${e.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+            objectName,
+            fieldFilters: [],
+          });
           assert.equal(response.status, 400, objectName);
         }
       });
@@ -152,7 +214,12 @@ describe('emulator robustness', () => {
     it('answers 413 to an endless consent form before it ends', async () => {
       await withEmulator({}, async (e) => {
         const url = await (await post(`${e.info.baseUrl}/oauth-connect`, connectBody())).json();
-        const { status, sent } = await streamUntilAnswered(url, 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, 64 * 1024 * 1024);
+        const { status, sent } = await streamUntilAnswered(
+          url,
+          'POST',
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          64 * 1024 * 1024,
+        );
         assert.equal(status, 413);
         assert.ok(sent < 64 * 1024 * 1024, `the answer came after ${sent} bytes, before the body ended`);
         assert.equal((await allow(url)).status, 303, 'the session is untouched');
@@ -174,9 +241,10 @@ describe('emulator robustness', () => {
   });
 
   describe('consent sessions', () => {
-    it('caps pending links per group: one group cannot evict another group\'s', async () => {
+    it("caps pending links per group: one group cannot evict another group's", async () => {
       await withEmulator({}, async (e) => {
-        const connect = async (groupRef: string) => (await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef }))).json();
+        const connect = async (groupRef: string) =>
+          (await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef }))).json();
         const victim = await connect('victim');
         const first = await connect('flooder');
         let last = first;
@@ -192,10 +260,24 @@ describe('emulator robustness', () => {
   describe('state size', () => {
     it('answers 429 to oauth-connect once the pending links of all groups reach the limit, with a retry time', async () => {
       await withEmulator({}, async (e) => {
-        const template = { mode: 'create' as const, projectId: 'proj_demo', provider: 'slack', consumerRef: 'c', consumerName: 'c', groupName: 'g' };
+        const template = {
+          mode: 'create' as const,
+          projectId: 'proj_demo',
+          provider: 'slack',
+          consumerRef: 'c',
+          consumerName: 'c',
+          groupName: 'g',
+        };
         const createTime = new Date().toISOString();
         const expiresAt = new Date(Date.now() + 60_000).toISOString();
-        for (let i = 0; i < LIMITS.consents; i++) e.emulator.state.consents.push({ ...template, id: `consent_fill_${i}`, groupRef: `fill-${i}`, createTime, expiresAt });
+        for (let i = 0; i < LIMITS.consents; i++)
+          e.emulator.state.consents.push({
+            ...template,
+            id: `consent_fill_${i}`,
+            groupRef: `fill-${i}`,
+            createTime,
+            expiresAt,
+          });
         const response = await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef: 'one-more' }));
         assert.equal(response.status, 429);
         const problem = await response.json();
@@ -221,7 +303,12 @@ describe('emulator robustness', () => {
   describe('malformed paths', () => {
     it('answers 4xx problems, not 500, to malformed percent-encoding', async () => {
       await withEmulator({}, async (e) => {
-        for (const path of ['/consent/%E0%A4%A', '/v1/projects/%E0%A4%A/connections/x', '/oauth/callback?session=%E0%A4%A', '/search/v1/projects/%FF/integrations/x']) {
+        for (const path of [
+          '/consent/%E0%A4%A',
+          '/v1/projects/%E0%A4%A/connections/x',
+          '/oauth/callback?session=%E0%A4%A',
+          '/search/v1/projects/%FF/integrations/x',
+        ]) {
           const response = await fetch(`${e.info.url}${path}`, { headers: KEY });
           assert.ok(response.status >= 400 && response.status < 500, `${path}: ${response.status}`);
           assert.equal(response.headers.get('content-type'), 'application/problem+json', path);
@@ -302,9 +389,13 @@ describe('emulator robustness', () => {
         const derived = createHash('sha256').update('connect-provider-emulator:dev-api-key').digest('hex');
         const iat = Math.floor(Date.now() / 1000);
         const minted = signJwt({ sub: 'evil', org: 'org_demo', iat, exp: iat + 3600 }, derived);
-        const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, { headers: { authorization: `Bearer ${minted}` } });
+        const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, {
+          headers: { authorization: `Bearer ${minted}` },
+        });
         assert.equal(response.status, 401);
-        const own = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, { headers: { authorization: `Bearer ${e.emulator.bearerToken}` } });
+        const own = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, {
+          headers: { authorization: `Bearer ${e.emulator.bearerToken}` },
+        });
         assert.equal(own.status, 200);
       });
     });
@@ -321,20 +412,26 @@ describe('emulator robustness', () => {
       assert.ok(typeof secret === 'string' && secret.length >= 32);
       {
         await withEmulator({ dataFile: file }, async (e) => {
-          const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, { headers: { authorization: `Bearer ${token}` } });
+          const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
           assert.equal(response.status, 200, 'the token issued before the restart is still valid');
         });
       }
       {
         await withEmulator({ dataFile: join(dir, 'secret-2.json') }, async (e) => {
-          const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, { headers: { authorization: `Bearer ${token}` } });
+          const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, {
+            headers: { authorization: `Bearer ${token}` },
+          });
           assert.equal(response.status, 401, "another data file's emulator refuses it");
         });
       }
       {
         const a = createEmulator({ jwtSecret: 'a-secret-given-by-flag' });
         await withEmulator({ jwtSecret: 'a-secret-given-by-flag' }, async (e) => {
-          const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, { headers: { authorization: `Bearer ${a.bearerToken}` } });
+          const response = await fetch(`${e.info.baseUrl}/orgs/org_demo/invites`, {
+            headers: { authorization: `Bearer ${a.bearerToken}` },
+          });
           assert.equal(response.status, 200, 'a secret given as an option signs and checks');
         });
       }
@@ -362,7 +459,11 @@ describe('emulator robustness', () => {
         const before = readFileSync(file, 'utf8');
         const fd = openSync(file, 'r');
         try {
-          const response = await post(`${e.info.baseUrl}/projects`, { appName: 'Atomic', name: 'atomic', orgId: 'org_demo' });
+          const response = await post(`${e.info.baseUrl}/projects`, {
+            appName: 'Atomic',
+            name: 'atomic',
+            orgId: 'org_demo',
+          });
           assert.equal(response.status, 201);
           await e.emulator.flush();
           assert.equal(readThrough(fd), before, 'the old file was not written over in place');
@@ -380,7 +481,12 @@ describe('emulator robustness', () => {
         let reads = 0;
         const urls: Array<Promise<Response>> = [];
         for (let i = 0; i < 40; i++) {
-          urls.push(post(`${e.info.baseUrl}/oauth-connect`, connectBody({ groupRef: `many-${i}`, providerMetadata: { pad: 'p'.repeat(LIMITS.metadataBytes - 100) } })));
+          urls.push(
+            post(
+              `${e.info.baseUrl}/oauth-connect`,
+              connectBody({ groupRef: `many-${i}`, providerMetadata: { pad: 'p'.repeat(LIMITS.metadataBytes - 100) } }),
+            ),
+          );
           JSON.parse(readFileSync(file, 'utf8'));
           reads++;
         }
@@ -415,12 +521,19 @@ describe('emulator robustness', () => {
         deep: nested(LIMITS.metadataDepth - 1),
         list: Array.from({ length: 100 }, (_, i) => i),
       };
-      const raw = JSON.stringify(connectBody({ groupRef: 'crafted', providerMetadata: metadata })).replace('"text"', '"__proto__":{"a":1},"text"');
+      const raw = JSON.stringify(connectBody({ groupRef: 'crafted', providerMetadata: metadata })).replace(
+        '"text"',
+        '"__proto__":{"a":1},"text"',
+      );
       let id: string;
       let stored: unknown;
       {
         await withEmulator({ dataFile: file }, async (e) => {
-          const response = await fetch(`${e.info.baseUrl}/oauth-connect`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body: raw });
+          const response = await fetch(`${e.info.baseUrl}/oauth-connect`, {
+            method: 'POST',
+            headers: { ...KEY, 'content-type': 'application/json' },
+            body: raw,
+          });
           assert.equal(response.status, 200);
           const url = await response.json();
           const decided = await allow(url);
@@ -430,9 +543,15 @@ describe('emulator robustness', () => {
         });
       }
       await withEmulator({ dataFile: file }, async (e) => {
-        const again = (await (await fetch(`${e.info.baseUrl}/projects/demo/connections/${id}`, { headers: KEY })).json()) as { providerMetadata: object };
+        const again = (await (
+          await fetch(`${e.info.baseUrl}/projects/demo/connections/${id}`, { headers: KEY })
+        ).json()) as { providerMetadata: object };
         assert.deepEqual(again, stored);
-        assert.deepEqual(Object.getOwnPropertyDescriptor(again.providerMetadata, '__proto__')?.value, { a: 1 }, 'kept as data');
+        assert.deepEqual(
+          Object.getOwnPropertyDescriptor(again.providerMetadata, '__proto__')?.value,
+          { a: 1 },
+          'kept as data',
+        );
       });
     });
   });
@@ -450,11 +569,12 @@ describe('emulator structure', () => {
       assert.ok(!file.startsWith('server/'), `the emulator reaches src/${file}`);
       const text = readFileSync(new URL(file, root), 'utf8');
       for (const [, spec] of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)) {
-        const resolved = new URL(spec.replace(/\.js$/, '.ts'), new URL(file, root)).pathname.slice(root.pathname.length);
+        const resolved = new URL(spec.replace(/\.js$/, '.ts'), new URL(file, root)).pathname.slice(
+          root.pathname.length,
+        );
         queue.push(resolved);
       }
     }
     assert.ok(seen.has('http/problem.ts') && seen.has('emulator/operations.ts'), 'the walk follows imports');
   });
 });
-

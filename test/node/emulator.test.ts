@@ -56,8 +56,19 @@ describe('emulator', () => {
     base = info.baseUrl;
     search = info.searchUrl;
     contract = contractFetch();
-    client = createPlatformClient({ baseUrl: base, searchUrl: search, apiKey: 'dev-api-key', fetch: contract.fetch, retry: false });
-    bearerClient = createPlatformClient({ baseUrl: base, accessToken: emulator.bearerToken, fetch: contract.fetch, retry: false });
+    client = createPlatformClient({
+      baseUrl: base,
+      searchUrl: search,
+      apiKey: 'dev-api-key',
+      fetch: contract.fetch,
+      retry: false,
+    });
+    bearerClient = createPlatformClient({
+      baseUrl: base,
+      accessToken: emulator.bearerToken,
+      fetch: contract.fetch,
+      retry: false,
+    });
   });
   after(() => emulator.close());
   beforeEach(() => {
@@ -67,7 +78,10 @@ describe('emulator', () => {
   describe('seed data', () => {
     it('lists the invites of org_demo, oldest first', async () => {
       const invites = await client.listInvites({ orgId: 'org_demo' });
-      assert.deepEqual(invites.map((i) => i.id), ['inv_alan', 'inv_ada', 'inv_grace']);
+      assert.deepEqual(
+        invites.map((i) => i.id),
+        ['inv_alan', 'inv_ada', 'inv_grace'],
+      );
     });
 
     it('has conn_demo of group acme to hubspot in bad_credentials', async () => {
@@ -84,10 +98,19 @@ describe('emulator', () => {
     });
 
     it('lists destinations, topic routes and event routes', async () => {
-      assert.deepEqual((await client.listDestinations({ projectIdOrName: 'demo' })).map((d) => d.id), ['dest_webhook', 'dest_audit']);
+      assert.deepEqual(
+        (await client.listDestinations({ projectIdOrName: 'demo' })).map((d) => d.id),
+        ['dest_webhook', 'dest_audit'],
+      );
       const routes = await client.listTopicDestinationRoutes({ projectIdOrName: 'demo' });
-      assert.deepEqual(routes.map((r) => [r.topicId, r.destinationId]), [['topic_main', 'dest_webhook']]);
-      assert.deepEqual(await client.listTopicDestinationRoutes({ projectIdOrName: 'demo', destinationId: 'dest_audit' }), []);
+      assert.deepEqual(
+        routes.map((r) => [r.topicId, r.destinationId]),
+        [['topic_main', 'dest_webhook']],
+      );
+      assert.deepEqual(
+        await client.listTopicDestinationRoutes({ projectIdOrName: 'demo', destinationId: 'dest_audit' }),
+        [],
+      );
       const events = await client.listNotificationEventTopicRoutes({ projectIdOrName: 'demo' });
       assert.equal(events.length, 1);
     });
@@ -104,9 +127,15 @@ describe('emulator', () => {
         projectIdOrName: 'demo',
         integrationId: 'int_demo',
         groupRef: 'acme',
-        body: { objectName: 'contact', fieldFilters: [{ fieldName: 'email', operator: 'eq', value: 'grace@acme.example' }] },
+        body: {
+          objectName: 'contact',
+          fieldFilters: [{ fieldName: 'email', operator: 'eq', value: 'grace@acme.example' }],
+        },
       });
-      assert.deepEqual(one.result.map((r) => r.mappedFields), [{ firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.example' }]);
+      assert.deepEqual(
+        one.result.map((r) => r.mappedFields),
+        [{ firstName: 'Grace', lastName: 'Hopper', email: 'grace@acme.example' }],
+      );
       const accounts = await client.searchRecords({
         projectIdOrName: 'demo',
         integrationId: 'int_demo',
@@ -140,7 +169,11 @@ describe('emulator', () => {
     it('accepts a Bearer JWT on the four operations the spec allows', async () => {
       assert.equal((await bearerClient.listInvites({ orgId: 'org_demo' })).length, 3);
       assert.ok(Array.isArray(await bearerClient.listNotificationEventTopicRoutes({ projectIdOrName: 'demo' })));
-      const project = await bearerClient.createProject({ appName: 'Bearer App', name: 'bearer-app', orgId: 'org_demo' });
+      const project = await bearerClient.createProject({
+        appName: 'Bearer App',
+        name: 'bearer-app',
+        orgId: 'org_demo',
+      });
       assert.equal(project.name, 'bearer-app');
       const route = await bearerClient.createNotificationEventTopicRoute({
         projectIdOrName: 'demo',
@@ -150,7 +183,9 @@ describe('emulator', () => {
     });
 
     it('refuses a Bearer JWT on API-key-only operations with 401', async () => {
-      const problem = await problemOf(bearerClient.getConnection({ projectIdOrName: 'demo', connectionId: 'conn_demo' }));
+      const problem = await problemOf(
+        bearerClient.getConnection({ projectIdOrName: 'demo', connectionId: 'conn_demo' }),
+      );
       assert.equal(problem.status, 401);
       assert.match(problem.detail!, /accepts only an API key/);
       assert.equal((await problemOf(bearerClient.listDestinations({ projectIdOrName: 'demo' }))).status, 401);
@@ -198,7 +233,10 @@ describe('emulator', () => {
         client.getConnection({ projectIdOrName: 'demo', connectionId: 'conn_demo', refresh: 'sometimes' as never }),
       );
       assert.equal(problem.status, 400);
-      assert.deepEqual(problem.issues!.map((i) => [i.in, i.name, i.value]), [['query', 'refresh', 'sometimes']]);
+      assert.deepEqual(
+        problem.issues!.map((i) => [i.in, i.name, i.value]),
+        [['query', 'refresh', 'sometimes']],
+      );
     });
 
     it('refuses event types that responses list but creation does not accept', async () => {
@@ -217,35 +255,71 @@ describe('emulator', () => {
         client.oauthConnect({ projectId: 'proj_demo', provider: 'myspace', groupRef: 'acme', consumerRef: 'u' }),
       );
       assert.equal(problem.status, 400);
-      assert.deepEqual(problem.issues!.map((i) => [i.name, i.value]), [['provider', 'myspace']]);
+      assert.deepEqual(
+        problem.issues!.map((i) => [i.name, i.value]),
+        [['provider', 'myspace']],
+      );
     });
 
     it('answers 404 to unknown resources', async () => {
-      assert.equal((await problemOf(client.getConnection({ projectIdOrName: 'demo', connectionId: 'nope' }))).status, 404);
-      assert.equal((await problemOf(client.getConnection({ projectIdOrName: 'nope', connectionId: 'conn_demo' }))).status, 404);
+      assert.equal(
+        (await problemOf(client.getConnection({ projectIdOrName: 'demo', connectionId: 'nope' }))).status,
+        404,
+      );
+      assert.equal(
+        (await problemOf(client.getConnection({ projectIdOrName: 'nope', connectionId: 'conn_demo' }))).status,
+        404,
+      );
       assert.equal((await problemOf(client.listInvites({ orgId: 'org_nope' }))).status, 404);
       assert.equal((await problemOf(client.deleteTopic({ projectIdOrName: 'demo', topicId: 'nope' }))).status, 404);
-      assert.equal((await problemOf(client.deleteDestination({ projectIdOrName: 'demo', destination: 'nope' }))).status, 404);
-      assert.equal((await problemOf(client.deleteIntegration({ projectIdOrName: 'demo', integrationId: 'nope' }))).status, 404);
-      assert.equal((await problemOf(client.oauthUpdate({ projectIdOrName: 'demo', connectionId: 'nope' }))).status, 404);
       assert.equal(
-        (await problemOf(client.searchRecords({ projectIdOrName: 'demo', integrationId: 'nope', groupRef: 'acme', body: { objectName: 'contact', fieldFilters: [] } }))).status,
+        (await problemOf(client.deleteDestination({ projectIdOrName: 'demo', destination: 'nope' }))).status,
+        404,
+      );
+      assert.equal(
+        (await problemOf(client.deleteIntegration({ projectIdOrName: 'demo', integrationId: 'nope' }))).status,
+        404,
+      );
+      assert.equal(
+        (await problemOf(client.oauthUpdate({ projectIdOrName: 'demo', connectionId: 'nope' }))).status,
+        404,
+      );
+      assert.equal(
+        (
+          await problemOf(
+            client.searchRecords({
+              projectIdOrName: 'demo',
+              integrationId: 'nope',
+              groupRef: 'acme',
+              body: { objectName: 'contact', fieldFilters: [] },
+            }),
+          )
+        ).status,
         404,
       );
     });
 
     it('answers problems with type, title, status, detail, instance, time and requestId', async () => {
-      const response = await fetch(`${base}/projects/demo/connections/nope`, { headers: { 'x-api-key': 'dev-api-key' } });
+      const response = await fetch(`${base}/projects/demo/connections/nope`, {
+        headers: { 'x-api-key': 'dev-api-key' },
+      });
       const problem = await response.json();
       for (const key of ['type', 'title', 'status', 'detail', 'instance', 'time', 'requestId']) {
         assert.ok(key in problem, key);
       }
-      assert.equal(problem.instance, `${base}/projects/demo/connections/nope`, 'an absolute URI, as the real description types it');
+      assert.equal(
+        problem.instance,
+        `${base}/projects/demo/connections/nope`,
+        'an absolute URI, as the real description types it',
+      );
       assert.equal(response.headers.get('x-request-id'), problem.requestId);
     });
 
     const raw = (path: string, init: RequestInit = {}) =>
-      fetch(`${base}${path}`, { ...init, headers: { 'x-api-key': 'dev-api-key', ...(init.headers as Record<string, string>) } });
+      fetch(`${base}${path}`, {
+        ...init,
+        headers: { 'x-api-key': 'dev-api-key', ...(init.headers as Record<string, string>) },
+      });
 
     it('answers 404 to an unknown route and 405 with Allow to a wrong method', async () => {
       const unknown = await raw('/nothing-here');
@@ -260,9 +334,17 @@ describe('emulator', () => {
     });
 
     it('answers 400 to malformed JSON, 415 to another content type, 413 to an oversized body', async () => {
-      const malformed = await raw('/oauth-connect', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"provider":' });
+      const malformed = await raw('/oauth-connect', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"provider":',
+      });
       assert.equal(malformed.status, 400);
-      const text = await raw('/oauth-connect', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+      const text = await raw('/oauth-connect', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: 'hello',
+      });
       assert.equal(text.status, 415);
       const huge = await raw('/oauth-connect', {
         method: 'POST',
@@ -305,7 +387,12 @@ describe('emulator', () => {
     });
 
     it('turns the connection bad_credentials on "Allow with bad credentials"', async () => {
-      const url = await client.oauthConnect({ projectId: 'demo', provider: 'slack', groupRef: 'initech', consumerRef: 'peter' });
+      const url = await client.oauthConnect({
+        projectId: 'demo',
+        provider: 'slack',
+        groupRef: 'initech',
+        consumerRef: 'peter',
+      });
       const { message } = await consent(url, 'allow_bad_credentials');
       clock.advance(1500);
       const connection = await client.getConnection({ projectIdOrName: 'demo', connectionId: message.data.connection });
@@ -314,9 +401,17 @@ describe('emulator', () => {
 
     it('posts AUTHORIZATION_FAILED on Deny and creates nothing', async () => {
       const before = emulator.state.connections.length;
-      const url = await client.oauthConnect({ projectId: 'demo', provider: 'notion', groupRef: 'umbrella', consumerRef: 'alice' });
+      const url = await client.oauthConnect({
+        projectId: 'demo',
+        provider: 'notion',
+        groupRef: 'umbrella',
+        consumerRef: 'alice',
+      });
       const { message, callbackHtml } = await consent(url, 'deny');
-      assert.deepEqual(message, { eventType: 'AUTHORIZATION_FAILED', data: { error: 'The user denied access to Notion.' } });
+      assert.deepEqual(message, {
+        eventType: 'AUTHORIZATION_FAILED',
+        data: { error: 'The user denied access to Notion.' },
+      });
       assert.match(callbackHtml, /window\.opener\.postMessage\(message, '\*'\)/);
       assert.equal(emulator.state.connections.length, before);
     });
@@ -342,7 +437,12 @@ describe('emulator', () => {
     });
 
     it('answers a consent link only once, and refuses unknown ones', async () => {
-      const url = await client.oauthConnect({ projectId: 'demo', provider: 'linear', groupRef: 'g1', consumerRef: 'c1' });
+      const url = await client.oauthConnect({
+        projectId: 'demo',
+        provider: 'linear',
+        groupRef: 'g1',
+        consumerRef: 'c1',
+      });
       await consent(url, 'deny');
       const again = await fetch(url, {
         method: 'POST',
@@ -359,7 +459,12 @@ describe('emulator', () => {
     });
 
     it('expires consent links after ten minutes', async () => {
-      const url = await client.oauthConnect({ projectId: 'demo', provider: 'asana', groupRef: 'g2', consumerRef: 'c2' });
+      const url = await client.oauthConnect({
+        projectId: 'demo',
+        provider: 'asana',
+        groupRef: 'g2',
+        consumerRef: 'c2',
+      });
       clock.advance(10 * 60 * 1000);
       assert.equal((await fetch(url)).status, 410);
     });
@@ -387,7 +492,12 @@ describe('emulator', () => {
         });
         assert.match(response.headers.get('content-type')!, /^text\/plain/);
         const textClient = createPlatformClient({ baseUrl: info.baseUrl, apiKey: 'dev-api-key' });
-        const url = await textClient.oauthConnect({ projectId: 'demo', provider: 'google', groupRef: 'g', consumerRef: 'c' });
+        const url = await textClient.oauthConnect({
+          projectId: 'demo',
+          provider: 'google',
+          groupRef: 'g',
+          consumerRef: 'c',
+        });
         assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/consent\//);
       } finally {
         await textEmulator.close();
@@ -440,7 +550,9 @@ describe('emulator', () => {
       const full = await (await call('/projects/proj_demo?includeEntitlements=true')).json();
       assert.deepEqual(full.entitlements, { brandingRemoval: { value: false } });
       assert.equal((await call('/projects/nope')).status, 404);
-      const asOther = await contract.fetch(`${base}/projects/demo`, { headers: { authorization: `Bearer ${emulator.issueToken({ org: 'org_x' })}` } });
+      const asOther = await contract.fetch(`${base}/projects/demo`, {
+        headers: { authorization: `Bearer ${emulator.issueToken({ org: 'org_x' })}` },
+      });
       assert.equal(asOther.status, 403);
     });
 
@@ -463,7 +575,10 @@ describe('emulator', () => {
 
     it('lists integrations with their latest revision, and provider apps', async () => {
       const integrations = await (await call('/projects/demo/integrations')).json();
-      assert.deepEqual(integrations.map((i: { id: string }) => i.id), ['int_demo']);
+      assert.deepEqual(
+        integrations.map((i: { id: string }) => i.id),
+        ['int_demo'],
+      );
       assert.equal(integrations[0].provider, 'hubspot');
       assert.ok(integrations[0].latestRevision.id);
       const apps = await (await call('/projects/demo/provider-apps')).json();
@@ -472,7 +587,12 @@ describe('emulator', () => {
     });
 
     it('deletes a connection (204), then knows it no more', async () => {
-      const url = await client.oauthConnect({ projectId: 'demo', provider: 'gong', groupRef: 'deleter', consumerRef: 'd' });
+      const url = await client.oauthConnect({
+        projectId: 'demo',
+        provider: 'gong',
+        groupRef: 'deleter',
+        consumerRef: 'd',
+      });
       const id = (await consent(url, 'allow')).message.data.connection as string;
       const update = await client.oauthUpdate({ projectIdOrName: 'demo', connectionId: id });
       const deleted = await call(`/projects/demo/connections/${id}`, { method: 'DELETE' });
@@ -487,7 +607,9 @@ describe('emulator', () => {
         redirect: 'manual',
       });
       assert.equal(late.status, 404, 'a pending re-authorization of a deleted connection cannot revive it');
-      assert.ok(!(await client.listConnections({ projectIdOrName: 'demo', groupRef: 'deleter' })).some((c) => c.id === id));
+      assert.ok(
+        !(await client.listConnections({ projectIdOrName: 'demo', groupRef: 'deleter' })).some((c) => c.id === id),
+      );
     });
   });
 
@@ -500,7 +622,8 @@ describe('emulator', () => {
         headers: {
           origin,
           'access-control-request-method': 'DELETE',
-          'access-control-request-headers': 'X-Api-Key, Content-Type, X-Amp-Client, X-Amp-Client-Version, Authorization',
+          'access-control-request-headers':
+            'X-Api-Key, Content-Type, X-Amp-Client, X-Amp-Client-Version, Authorization',
         },
       });
       assert.equal(response.status, 204);
@@ -514,8 +637,14 @@ describe('emulator', () => {
     });
 
     it('answers preflights on the search host and the consent routes too', async () => {
-      for (const url of [`${search}/projects/demo/integrations/int_demo?groupRef=acme`, `${new URL(base).origin}/consent/x`]) {
-        const response = await fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+      for (const url of [
+        `${search}/projects/demo/integrations/int_demo?groupRef=acme`,
+        `${new URL(base).origin}/consent/x`,
+      ]) {
+        const response = await fetch(url, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST' },
+        });
         assert.equal(response.status, 204, url);
         assert.equal(response.headers.get('access-control-allow-origin'), '*', url);
       }
@@ -537,7 +666,10 @@ describe('emulator', () => {
       const info = await restricted.listen();
       try {
         const preflight = (from: string) =>
-          fetch(`${info.baseUrl}/projects/demo`, { method: 'OPTIONS', headers: { origin: from, 'access-control-request-method': 'GET' } });
+          fetch(`${info.baseUrl}/projects/demo`, {
+            method: 'OPTIONS',
+            headers: { origin: from, 'access-control-request-method': 'GET' },
+          });
         const allowed = await preflight('http://allowed.example');
         assert.equal(allowed.status, 204);
         assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://allowed.example');
@@ -545,7 +677,9 @@ describe('emulator', () => {
         const refused = await preflight('http://other.example');
         assert.equal(refused.status, 403);
         assert.equal(refused.headers.get('access-control-allow-origin'), null);
-        const answer = await fetch(`${info.baseUrl}/projects/demo`, { headers: { origin: 'http://other.example', 'x-api-key': 'dev-api-key' } });
+        const answer = await fetch(`${info.baseUrl}/projects/demo`, {
+          headers: { origin: 'http://other.example', 'x-api-key': 'dev-api-key' },
+        });
         assert.equal(answer.headers.get('access-control-allow-origin'), null);
       } finally {
         await restricted.close();
@@ -557,7 +691,12 @@ describe('emulator', () => {
   describe('credentials', () => {
     let id: string;
     before(async () => {
-      const url = await client.oauthConnect({ projectId: 'demo', provider: 'hubspot', groupRef: 'creds', consumerRef: 'c' });
+      const url = await client.oauthConnect({
+        projectId: 'demo',
+        provider: 'hubspot',
+        groupRef: 'creds',
+        consumerRef: 'c',
+      });
       id = (await consent(url, 'allow')).message.data.connection;
       clock.advance(1500);
     });
@@ -570,23 +709,44 @@ describe('emulator', () => {
     });
 
     it('includes the refresh token with includeRefreshToken, whatever includeCreds says', async () => {
-      const c = await client.getConnection({ projectIdOrName: 'demo', connectionId: id, includeCreds: false, includeRefreshToken: true });
+      const c = await client.getConnection({
+        projectIdOrName: 'demo',
+        connectionId: id,
+        includeCreds: false,
+        includeRefreshToken: true,
+      });
       assert.ok(c.oauth2AuthorizationCode?.accessToken?.token);
       assert.ok(c.oauth2AuthorizationCode?.refreshToken?.token);
     });
 
     it('refreshes with refresh=force, and with ifExpired only once expired', async () => {
       const token = async () =>
-        (await client.getConnection({ projectIdOrName: 'demo', connectionId: id, includeCreds: true })).oauth2AuthorizationCode!.accessToken!.token;
+        (await client.getConnection({ projectIdOrName: 'demo', connectionId: id, includeCreds: true }))
+          .oauth2AuthorizationCode!.accessToken!.token;
       const first = await token();
-      const notExpired = await client.getConnection({ projectIdOrName: 'demo', connectionId: id, includeCreds: true, refresh: 'ifExpired' });
+      const notExpired = await client.getConnection({
+        projectIdOrName: 'demo',
+        connectionId: id,
+        includeCreds: true,
+        refresh: 'ifExpired',
+      });
       assert.equal(notExpired.oauth2AuthorizationCode!.accessToken!.token, first);
-      const forced = await client.getConnection({ projectIdOrName: 'demo', connectionId: id, includeCreds: true, refresh: 'force' });
+      const forced = await client.getConnection({
+        projectIdOrName: 'demo',
+        connectionId: id,
+        includeCreds: true,
+        refresh: 'force',
+      });
       assert.notEqual(forced.oauth2AuthorizationCode!.accessToken!.token, first);
       assert.equal(forced.status, 'created', 'created means the token was just refreshed');
       clock.advance(60 * 60 * 1000);
       const second = await token();
-      const expired = await client.getConnection({ projectIdOrName: 'demo', connectionId: id, includeCreds: true, refresh: 'ifExpired' });
+      const expired = await client.getConnection({
+        projectIdOrName: 'demo',
+        connectionId: id,
+        includeCreds: true,
+        refresh: 'ifExpired',
+      });
       assert.notEqual(expired.oauth2AuthorizationCode!.accessToken!.token, second);
     });
   });
@@ -600,30 +760,50 @@ describe('emulator', () => {
       const fresh = createEmulator();
       const info = await fresh.listen();
       try {
-        const c = createPlatformClient({ baseUrl: info.baseUrl, apiKey: 'dev-api-key', fetch: contract.fetch, retry: false });
+        const c = createPlatformClient({
+          baseUrl: info.baseUrl,
+          apiKey: 'dev-api-key',
+          fetch: contract.fetch,
+          retry: false,
+        });
         await c.deleteTopic({ projectIdOrName: 'demo', topicId: 'topic_alerts' });
-        assert.equal((await problemOf(c.deleteTopic({ projectIdOrName: 'demo', topicId: 'topic_alerts' }))).status, 404);
+        assert.equal(
+          (await problemOf(c.deleteTopic({ projectIdOrName: 'demo', topicId: 'topic_alerts' }))).status,
+          404,
+        );
       } finally {
         await fresh.close();
       }
     });
 
     it('refuses to delete a destination that a route uses (409), deletes a free one (204)', async () => {
-      assert.equal((await problemOf(client.deleteDestination({ projectIdOrName: 'demo', destination: 'dest_webhook' }))).status, 409);
+      assert.equal(
+        (await problemOf(client.deleteDestination({ projectIdOrName: 'demo', destination: 'dest_webhook' }))).status,
+        409,
+      );
       await client.deleteDestination({ projectIdOrName: 'demo', destination: 'dest_audit' });
-      assert.deepEqual((await client.listDestinations({ projectIdOrName: 'demo' })).map((d) => d.id), ['dest_webhook']);
+      assert.deepEqual(
+        (await client.listDestinations({ projectIdOrName: 'demo' })).map((d) => d.id),
+        ['dest_webhook'],
+      );
     });
 
     it('refuses a duplicate event-topic route with 409', async () => {
       const problem = await problemOf(
-        client.createNotificationEventTopicRoute({ projectIdOrName: 'demo', body: { eventType: 'connection.created', topicId: 'topic_main' } }),
+        client.createNotificationEventTopicRoute({
+          projectIdOrName: 'demo',
+          body: { eventType: 'connection.created', topicId: 'topic_main' },
+        }),
       );
       assert.equal(problem.status, 409);
     });
 
     it('answers 404 to a route naming an unknown topic', async () => {
       const problem = await problemOf(
-        client.createNotificationEventTopicRoute({ projectIdOrName: 'demo', body: { eventType: 'connection.error', topicId: 'topic_none' } }),
+        client.createNotificationEventTopicRoute({
+          projectIdOrName: 'demo',
+          body: { eventType: 'connection.error', topicId: 'topic_none' },
+        }),
       );
       assert.equal(problem.status, 404);
     });
@@ -631,13 +811,21 @@ describe('emulator', () => {
     it('refuses a duplicate project name with 409 and stores names in lower case', async () => {
       const project = await client.createProject({ appName: 'Shop', name: 'My-Shop', orgId: 'org_demo' });
       assert.equal(project.name, 'my-shop');
-      assert.equal((await problemOf(client.createProject({ appName: 'Shop 2', name: 'MY-SHOP', orgId: 'org_demo' }))).status, 409);
+      assert.equal(
+        (await problemOf(client.createProject({ appName: 'Shop 2', name: 'MY-SHOP', orgId: 'org_demo' }))).status,
+        409,
+      );
     });
 
     it('deletes an integration and its records', async () => {
       await client.deleteIntegration({ projectIdOrName: 'demo', integrationId: 'int_demo' });
       const problem = await problemOf(
-        client.searchRecords({ projectIdOrName: 'demo', integrationId: 'int_demo', groupRef: 'acme', body: { objectName: 'contact', fieldFilters: [] } }),
+        client.searchRecords({
+          projectIdOrName: 'demo',
+          integrationId: 'int_demo',
+          groupRef: 'acme',
+          body: { objectName: 'contact', fieldFilters: [] },
+        }),
       );
       assert.equal(problem.status, 404);
     });
@@ -647,7 +835,9 @@ describe('emulator', () => {
     it('saw every operation answer, and every answer validated against openapi.yaml', () => {
       assert.deepEqual(contract.violations, []);
       // The 13 of the spec and the ones beyond the seed: every operation of openapi.yaml.
-      const all = loadContract().operations.map((o) => o.operationId).sort();
+      const all = loadContract()
+        .operations.map((o) => o.operationId)
+        .sort();
       assert.deepEqual([...contract.seen.keys()].sort(), all);
     });
   });

@@ -33,21 +33,27 @@ describe('openapi.yaml', () => {
   });
 
   it('describes the 13 operations of the spec, and marks every other one as beyond the seed', () => {
-    assert.deepEqual(operations.filter((o) => !o['x-beyond-seed']).map((o) => o.operationId).sort(), [
-      'createNotificationEventTopicRoute',
-      'createProject',
-      'deleteDestination',
-      'deleteIntegration',
-      'deleteTopic',
-      'getConnection',
-      'listDestinations',
-      'listInvites',
-      'listNotificationEventTopicRoutes',
-      'listTopicDestinationRoutes',
-      'oauthConnect',
-      'oauthUpdate',
-      'searchRecords',
-    ]);
+    assert.deepEqual(
+      operations
+        .filter((o) => !o['x-beyond-seed'])
+        .map((o) => o.operationId)
+        .sort(),
+      [
+        'createNotificationEventTopicRoute',
+        'createProject',
+        'deleteDestination',
+        'deleteIntegration',
+        'deleteTopic',
+        'getConnection',
+        'listDestinations',
+        'listInvites',
+        'listNotificationEventTopicRoutes',
+        'listTopicDestinationRoutes',
+        'oauthConnect',
+        'oauthUpdate',
+        'searchRecords',
+      ],
+    );
     const beyond = operations.filter((o) => o['x-beyond-seed']);
     assert.deepEqual(beyond.map((o) => o.operationId).sort(), [
       'deleteConnection',
@@ -57,7 +63,8 @@ describe('openapi.yaml', () => {
       'listIntegrations',
       'listProviderApps',
     ]);
-    for (const op of beyond) assert.match(String((op as { description?: string }).description), /beyond the seed/i, op.operationId);
+    for (const op of beyond)
+      assert.match(String((op as { description?: string }).description), /beyond the seed/i, op.operationId);
   });
 
   // The emulator's auth comes from these security lists: pin them here, so that dropping one is caught.
@@ -82,8 +89,14 @@ describe('openapi.yaml', () => {
     assert.deepEqual(public_, ['getProvider'], 'only get provider needs no credential');
     for (const op of operations) {
       if (op.operationId === 'getProvider') continue;
-      assert.ok(schemes(op).length > 0 && schemes(op).every((s) => 'APIKeyHeader' in s || 'Bearer' in s), op.operationId);
-      assert.ok(schemes(op).some((s) => 'APIKeyHeader' in s), op.operationId);
+      assert.ok(
+        schemes(op).length > 0 && schemes(op).every((s) => 'APIKeyHeader' in s || 'Bearer' in s),
+        op.operationId,
+      );
+      assert.ok(
+        schemes(op).some((s) => 'APIKeyHeader' in s),
+        op.operationId,
+      );
     }
   });
 
@@ -101,7 +114,10 @@ describe('openapi.yaml', () => {
       'includeRefreshToken',
       'refresh',
     ]);
-    assert.deepEqual(names('/projects/{projectIdOrName}/notification-event-topic-routes', 'get').slice(1), ['topicId', 'eventType']);
+    assert.deepEqual(names('/projects/{projectIdOrName}/notification-event-topic-routes', 'get').slice(1), [
+      'topicId',
+      'eventType',
+    ]);
   });
 });
 

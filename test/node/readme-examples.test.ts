@@ -9,7 +9,11 @@ describe('README examples', () => {
   it('the API client example runs as written', async () => {
     const server = await startTestServer((request) => {
       if (request.method === 'POST' && request.path === '/v1/oauth-connect') {
-        return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'https://consent.example.test/start?c=1' };
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/plain' },
+          body: 'https://consent.example.test/start?c=1',
+        };
       }
       return {
         status: 404,
@@ -105,10 +109,15 @@ describe('README examples (server)', () => {
       );
       assert.equal(post.status, 200);
       const patch = await route.PATCH(
-        new Request(`${origin}/api/connect/connections/conn_demo:oauth-update`, { method: 'PATCH', headers: { cookie: 'sid=demo-session', origin } }),
+        new Request(`${origin}/api/connect/connections/conn_demo:oauth-update`, {
+          method: 'PATCH',
+          headers: { cookie: 'sid=demo-session', origin },
+        }),
       );
       assert.equal(patch.status, 200);
-      const get = await route.GET(new Request(`${origin}/api/connect/connections/conn_demo`, { headers: { cookie: 'sid=nobody' } }));
+      const get = await route.GET(
+        new Request(`${origin}/api/connect/connections/conn_demo`, { headers: { cookie: 'sid=nobody' } }),
+      );
       assert.equal(get.status, 401);
     } finally {
       examples.cleanup();

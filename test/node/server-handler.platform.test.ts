@@ -4,7 +4,12 @@
 // connections with credentials under every name).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createConnectHandler, type ConnectHandler, type ConnectHandlerErrorInfo, type ConnectHandlerOptions } from '../../src/server/index.js';
+import {
+  createConnectHandler,
+  type ConnectHandler,
+  type ConnectHandlerErrorInfo,
+  type ConnectHandlerOptions,
+} from '../../src/server/index.js';
 import { sampleConnection } from '../shared/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/http-server.js';
 
@@ -17,7 +22,11 @@ const authorize: ConnectHandlerOptions['authorize'] = (request) => {
   return null;
 };
 
-function call(handler: ConnectHandler, path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
+function call(
+  handler: ConnectHandler,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<Response> {
   const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', cookie: 'sid=ada' };
   let body: string | undefined;
   if (init.body !== undefined) {
@@ -53,8 +62,12 @@ function leaks(text: string, platformUrl: string): string[] {
   const url = new URL(platformUrl);
   const found: string[] = [];
   const lower = text.toLowerCase();
-  for (let i = 0; i + 12 <= API_KEY.length; i++) if (lower.includes(API_KEY.slice(i, i + 12).toLowerCase())) found.push('key');
-  for (const form of [Buffer.from(API_KEY).toString('base64').slice(0, 16), Buffer.from(API_KEY).toString('hex').slice(0, 16)]) {
+  for (let i = 0; i + 12 <= API_KEY.length; i++)
+    if (lower.includes(API_KEY.slice(i, i + 12).toLowerCase())) found.push('key');
+  for (const form of [
+    Buffer.from(API_KEY).toString('base64').slice(0, 16),
+    Buffer.from(API_KEY).toString('hex').slice(0, 16),
+  ]) {
     if (lower.includes(form.toLowerCase())) found.push(`encoded key ${form}`);
   }
   if (lower.includes(url.hostname)) found.push('host');
@@ -63,7 +76,7 @@ function leaks(text: string, platformUrl: string): string[] {
   return found;
 }
 
-describe('what of the platform\'s answers reaches the browser', () => {
+describe("what of the platform's answers reaches the browser", () => {
   let platform: TestServer;
   let handler: ConnectHandler;
   const errors: ConnectHandlerErrorInfo[] = [];
@@ -120,7 +133,10 @@ describe('what of the platform\'s answers reaches the browser', () => {
     }
 
     it('passes an https URL, as JSON string or as text', async () => {
-      for (const answer of [{ body: JSON.stringify('https://consent.example/start?c=1') , headers: { 'content-type': 'application/json' } }, { body: 'https://consent.example/start?c=1', headers: { 'content-type': 'text/plain' } }]) {
+      for (const answer of [
+        { body: JSON.stringify('https://consent.example/start?c=1'), headers: { 'content-type': 'application/json' } },
+        { body: 'https://consent.example/start?c=1', headers: { 'content-type': 'text/plain' } },
+      ]) {
         platform.reply = () => answer;
         const response = await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } });
         assert.equal(response.status, 200);
@@ -130,9 +146,15 @@ describe('what of the platform\'s answers reaches the browser', () => {
 
     it('passes http only on a loopback platform, and only to a loopback host', async () => {
       platform.reply = () => ({ headers: { 'content-type': 'text/plain' }, body: 'http://127.0.0.1:9/consent' });
-      assert.equal((await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status, 200);
+      assert.equal(
+        (await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status,
+        200,
+      );
       platform.reply = () => ({ headers: { 'content-type': 'text/plain' }, body: 'http://consent.example/consent' });
-      assert.equal((await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status, 502);
+      assert.equal(
+        (await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status,
+        502,
+      );
       // The same loopback URL from a platform that is not on loopback (reached here through a fetch that maps its host).
       const remote = createConnectHandler({
         apiKey: API_KEY,
@@ -141,7 +163,11 @@ describe('what of the platform\'s answers reaches the browser', () => {
         authorize,
         retry: false,
         onError: () => {},
-        fetch: (input, init) => fetch(String(input instanceof Request ? input.url : input).replace('https://platform.example', platform.url), init),
+        fetch: (input, init) =>
+          fetch(
+            String(input instanceof Request ? input.url : input).replace('https://platform.example', platform.url),
+            init,
+          ),
       });
       platform.reply = () => ({ headers: { 'content-type': 'text/plain' }, body: 'http://127.0.0.1:9/consent' });
       assert.equal((await call(remote, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status, 502);
@@ -155,7 +181,15 @@ describe('what of the platform\'s answers reaches the browser', () => {
       platform.reply = () => ({
         body: {
           ...sampleConnection({ id: 'conn_1', providerWorkspaceRef: 'ws', providerConsumerRef: 'pc' }),
-          providerApp: { id: 'app', projectId: 'p', provider: 'hubspot', clientId: 'cid', scopes: [['a', 'b']], clientSecret: 'LEAK-app-secret', createTime: '2026-01-01T00:00:00Z' },
+          providerApp: {
+            id: 'app',
+            projectId: 'p',
+            provider: 'hubspot',
+            clientId: 'cid',
+            scopes: [['a', 'b']],
+            clientSecret: 'LEAK-app-secret',
+            createTime: '2026-01-01T00:00:00Z',
+          },
           oauth2AuthorizationCode: { accessToken: { token: 'LEAK-access' }, refreshToken: { token: 'LEAK-refresh' } },
           apiKey: 'LEAK-apikey',
           basic: { username: 'u', password: 'LEAK-basic' },
@@ -163,8 +197,20 @@ describe('what of the platform\'s answers reaches the browser', () => {
           oauth2Password: { username: 'u', password: 'LEAK-pw' },
           credentials: { token: 'LEAK-token' },
           providerMetadata: { instanceUrl: 'LEAK-meta' },
-          group: { groupRef: 'acme', groupName: 'Acme', projectId: 'p', createTime: '2026-01-01T00:00:00Z', secret: 'LEAK-group' },
-          consumer: { consumerRef: 'u1', consumerName: 'U', projectId: 'p', createTime: '2026-01-01T00:00:00Z', token: 'LEAK-consumer' },
+          group: {
+            groupRef: 'acme',
+            groupName: 'Acme',
+            projectId: 'p',
+            createTime: '2026-01-01T00:00:00Z',
+            secret: 'LEAK-group',
+          },
+          consumer: {
+            consumerRef: 'u1',
+            consumerName: 'U',
+            projectId: 'p',
+            createTime: '2026-01-01T00:00:00Z',
+            token: 'LEAK-consumer',
+          },
           status: { nested: 'LEAK-status-object' },
           futureField: 'LEAK-future',
         },
@@ -175,7 +221,16 @@ describe('what of the platform\'s answers reaches the browser', () => {
       assert.ok(!text.includes('LEAK'), text);
       const connection = JSON.parse(text);
       assert.deepEqual(Object.keys(connection).sort(), [
-        'authScheme', 'consumer', 'createTime', 'group', 'id', 'projectId', 'provider', 'providerApp', 'providerConsumerRef', 'providerWorkspaceRef',
+        'authScheme',
+        'consumer',
+        'createTime',
+        'group',
+        'id',
+        'projectId',
+        'provider',
+        'providerApp',
+        'providerConsumerRef',
+        'providerWorkspaceRef',
       ]);
       assert.deepEqual(connection.providerApp.scopes, [['a', 'b']]);
       assert.equal(connection.group.groupName, 'Acme');
@@ -196,7 +251,9 @@ describe('what of the platform\'s answers reaches the browser', () => {
         let updates = 0;
         platform.reply = (request) => {
           if (request.method === 'PATCH') updates++;
-          return request.method === 'PATCH' ? { headers: { 'content-type': 'text/plain' }, body: 'https://consent.example/x' } : { body: connection };
+          return request.method === 'PATCH'
+            ? { headers: { 'content-type': 'text/plain' }, body: 'https://consent.example/x' }
+            : { body: connection };
         };
         assert.equal((await call(handler, '/connections/conn_1')).status, 404);
         assert.equal((await call(handler, '/connections/conn_1:oauth-update', { method: 'PATCH' })).status, 404);
@@ -206,7 +263,7 @@ describe('what of the platform\'s answers reaches the browser', () => {
   });
 
   describe('problems (items 3 and 9)', () => {
-    it('rebuilds a 400 from an allow-list: detail and issues scrubbed, values only the browser\'s own', async () => {
+    it("rebuilds a 400 from an allow-list: detail and issues scrubbed, values only the browser's own", async () => {
       const forms = leakForms(platform.url);
       platform.reply = () => ({
         status: 400,
@@ -223,7 +280,12 @@ describe('what of the platform\'s answers reaches the browser', () => {
           remedy: forms.join(' '),
           causes: forms,
           issues: [
-            { in: 'body', name: 'provider', detail: `unknown provider (key ${API_KEY.toLowerCase()})`, value: 'myspace' },
+            {
+              in: 'body',
+              name: 'provider',
+              detail: `unknown provider (key ${API_KEY.toLowerCase()})`,
+              value: 'myspace',
+            },
             { in: 'body', name: 'providerWorkspaceRef', detail: 'not yours', value: API_KEY },
             { in: 'body', name: 'groupRef', detail: 'bad group', value: 'acme' },
             { in: 'body', name: 'providerMetadata.region', detail: 'bad region', value: 'eu' },
@@ -240,14 +302,22 @@ describe('what of the platform\'s answers reaches the browser', () => {
       assert.equal(response.status, 400, text);
       assert.deepEqual(leaks(text, platform.url), [], text);
       const problem = JSON.parse(text);
-      assert.deepEqual(Object.keys(problem).sort(), ['detail', 'instance', 'issues', 'status', 'time', 'title', 'type']);
+      assert.deepEqual(Object.keys(problem).sort(), [
+        'detail',
+        'instance',
+        'issues',
+        'status',
+        'time',
+        'title',
+        'type',
+      ]);
       assert.equal(problem.type, 'urn:connect-provider:problem:validation');
       assert.match(problem.detail, /^bad request/);
       const byName = Object.fromEntries(problem.issues.map((i: { name: string }) => [i.name, i]));
-      assert.equal(byName.provider.value, 'myspace', 'the browser\'s own value is kept');
+      assert.equal(byName.provider.value, 'myspace', "the browser's own value is kept");
       assert.equal(byName['providerMetadata.region'].value, 'eu', 'a nested own value is kept');
       assert.ok(!('value' in byName.providerWorkspaceRef), 'a value the browser did not send is dropped');
-      assert.ok(!('value' in byName.groupRef), 'groupRef is not the browser\'s input');
+      assert.ok(!('value' in byName.groupRef), "groupRef is not the browser's input");
       assert.ok(!problem.issues.some((i: { in: string }) => i.in !== 'body'), 'issues about headers are dropped');
     });
 
@@ -257,7 +327,12 @@ describe('what of the platform\'s answers reaches the browser', () => {
         platform.reply = () => ({
           status,
           headers: { 'content-type': 'application/problem+json' },
-          body: { title: `Failed ${API_KEY}`, status, detail: `upstream ${forms.join(' ')}`, instance: `${platform.url}/v1/x` },
+          body: {
+            title: `Failed ${API_KEY}`,
+            status,
+            detail: `upstream ${forms.join(' ')}`,
+            instance: `${platform.url}/v1/x`,
+          },
         });
         errors.length = 0;
         const response = await call(handler, '/connections/conn_1');
@@ -270,11 +345,21 @@ describe('what of the platform\'s answers reaches the browser', () => {
     }
 
     it('logs one console.error line by default, with no form of the key in it', async () => {
-      const quiet = createConnectHandler({ apiKey: API_KEY, baseUrl: `${platform.url}/v1`, project: 'demo', authorize, retry: false });
+      const quiet = createConnectHandler({
+        apiKey: API_KEY,
+        baseUrl: `${platform.url}/v1`,
+        project: 'demo',
+        authorize,
+        retry: false,
+      });
       platform.reply = () => ({
         status: 500,
         headers: { 'content-type': 'application/problem+json' },
-        body: { status: 500, title: `Key ${API_KEY.toLowerCase()}`, detail: `bad key ${API_KEY.toUpperCase()} ${Buffer.from(API_KEY).toString('base64')}\nline two` },
+        body: {
+          status: 500,
+          title: `Key ${API_KEY.toLowerCase()}`,
+          detail: `bad key ${API_KEY.toUpperCase()} ${Buffer.from(API_KEY).toString('base64')}\nline two`,
+        },
       });
       // authorize()'s own error text goes to the log too: the key in it is hidden as well.
       const careless = createConnectHandler({
@@ -300,9 +385,16 @@ describe('what of the platform\'s answers reaches the browser', () => {
       assert.equal(lines.length, 1);
       assert.equal(lines[0].length, 1);
       const line = String(lines[0][0]);
-      assert.match(line, /^\[connect-provider\] GET \/connections\/conn_1 answered 502: platform get-connection answered 500/);
+      assert.match(
+        line,
+        /^\[connect-provider\] GET \/connections\/conn_1 answered 502: platform get-connection answered 500/,
+      );
       assert.ok(!line.includes('\n'), line);
-      assert.deepEqual(leaks(line, platform.url).filter((l) => l !== 'host' && l !== 'port'), [], line);
+      assert.deepEqual(
+        leaks(line, platform.url).filter((l) => l !== 'host' && l !== 'port'),
+        [],
+        line,
+      );
     });
 
     it('names neither the key nor the address when the platform cannot be reached', async () => {
@@ -310,9 +402,17 @@ describe('what of the platform\'s answers reaches the browser', () => {
       await gone.close();
       const logged: string[] = [];
       const h = createConnectHandler({
-        apiKey: API_KEY, baseUrl: `${gone.url}/v1`, project: 'demo', authorize, retry: false, onError: (i) => logged.push(i.message),
+        apiKey: API_KEY,
+        baseUrl: `${gone.url}/v1`,
+        project: 'demo',
+        authorize,
+        retry: false,
+        onError: (i) => logged.push(i.message),
       });
-      for (const [path, method, body] of [['/connections/c', 'GET', undefined], ['/oauth-connect', 'POST', { provider: 'slack' }]] as const) {
+      for (const [path, method, body] of [
+        ['/connections/c', 'GET', undefined],
+        ['/oauth-connect', 'POST', { provider: 'slack' }],
+      ] as const) {
         const response = await call(h, path, { method, body });
         const text = await response.text();
         assert.equal(response.status, 502);
@@ -322,8 +422,11 @@ describe('what of the platform\'s answers reaches the browser', () => {
       assert.match(logged[0], /platform get-connection/);
     });
 
-    it('answers an unreadable 2xx as 502 without the platform\'s text', async () => {
-      platform.reply = () => ({ headers: { 'content-type': 'application/json' }, body: `{"broken": "${platform.url} ${API_KEY}` });
+    it("answers an unreadable 2xx as 502 without the platform's text", async () => {
+      platform.reply = () => ({
+        headers: { 'content-type': 'application/json' },
+        body: `{"broken": "${platform.url} ${API_KEY}`,
+      });
       const response = await call(handler, '/connections/conn_1');
       const text = await response.text();
       assert.equal(response.status, 502);
@@ -337,16 +440,27 @@ describe('what of the platform\'s answers reaches the browser', () => {
       platform.reply = (request) => {
         const listing = request.path === '/v1/projects/demo/connections';
         if (listing && knows) return { body: [] };
-        return { status: 404, headers: { 'content-type': 'application/problem+json' }, body: { status: 404, title: 'Not Found' } };
+        return {
+          status: 404,
+          headers: { 'content-type': 'application/problem+json' },
+          body: { status: 404, title: 'Not Found' },
+        };
       };
       errors.length = 0;
-      for (const [path, method] of [['/connections/conn_1', 'GET'], ['/connections/conn_1:oauth-update', 'PATCH'], ['/connections?provider=slack', 'GET']] as const) {
+      for (const [path, method] of [
+        ['/connections/conn_1', 'GET'],
+        ['/connections/conn_1:oauth-update', 'PATCH'],
+        ['/connections?provider=slack', 'GET'],
+      ] as const) {
         const response = await call(handler, path, { method });
         const problem = await response.json();
         assert.equal(response.status, 502, path);
         assert.match(problem.detail, /check baseUrl and project/);
       }
-      assert.deepEqual(errors.map((e) => e.kind), ['misconfigured', 'misconfigured', 'misconfigured']);
+      assert.deepEqual(
+        errors.map((e) => e.kind),
+        ['misconfigured', 'misconfigured', 'misconfigured'],
+      );
       knows = true;
       errors.length = 0;
       const missing = await call(handler, '/connections/conn_1');
@@ -355,13 +469,19 @@ describe('what of the platform\'s answers reaches the browser', () => {
       assert.deepEqual(errors, []);
     });
 
-    it('lists only the caller group\'s connections, allow-listed, whatever the platform answers', async () => {
+    it("lists only the caller group's connections, allow-listed, whatever the platform answers", async () => {
       platform.reply = () => ({
         body: [
-          { ...sampleConnection({ id: 'mine-old', provider: 'slack', createTime: '2026-01-01T00:00:00Z' }), apiKey: 'LEAK-1' },
+          {
+            ...sampleConnection({ id: 'mine-old', provider: 'slack', createTime: '2026-01-01T00:00:00Z' }),
+            apiKey: 'LEAK-1',
+          },
           { ...sampleConnection({ id: 'theirs', provider: 'slack', groupRef: 'other' }) },
           { ...sampleConnection({ id: 'nogroup', provider: 'slack' }), group: undefined },
-          { ...sampleConnection({ id: 'mine-new', provider: 'slack', createTime: '2026-02-01T00:00:00Z' }), basic: { password: 'LEAK-2' } },
+          {
+            ...sampleConnection({ id: 'mine-new', provider: 'slack', createTime: '2026-02-01T00:00:00Z' }),
+            basic: { password: 'LEAK-2' },
+          },
           { ...sampleConnection({ id: 'mine-other-provider', provider: 'notion' }) },
           'not a connection',
         ],
@@ -370,12 +490,19 @@ describe('what of the platform\'s answers reaches the browser', () => {
       const text = await response.text();
       assert.equal(response.status, 200, text);
       assert.ok(!text.includes('LEAK'), text);
-      assert.deepEqual(JSON.parse(text).map((c: { id: string }) => c.id), ['mine-new', 'mine-old']);
+      assert.deepEqual(
+        JSON.parse(text).map((c: { id: string }) => c.id),
+        ['mine-new', 'mine-old'],
+      );
       assert.equal(platform.requests.at(-1)!.query.groupRef, 'acme', 'the platform is asked for the caller group only');
     });
 
     it('reports a 404 to oauth-connect as a misconfiguration, with one log line', async () => {
-      platform.reply = () => ({ status: 404, headers: { 'content-type': 'application/problem+json' }, body: { status: 404, title: 'Not Found' } });
+      platform.reply = () => ({
+        status: 404,
+        headers: { 'content-type': 'application/problem+json' },
+        body: { status: 404, title: 'Not Found' },
+      });
       errors.length = 0;
       const response = await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } });
       const problem = await response.json();

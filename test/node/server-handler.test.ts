@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createConnectHandler, toNodeListener, type ConnectHandler, type ConnectHandlerOptions } from '../../src/server/index.js';
+import {
+  createConnectHandler,
+  toNodeListener,
+  type ConnectHandler,
+  type ConnectHandlerOptions,
+} from '../../src/server/index.js';
 import { sampleConnection } from '../shared/fixtures.js';
 import { startTestServer, type Reply } from './helpers/http-server.js';
 
@@ -62,7 +67,11 @@ describe('createConnectHandler against the emulator', () => {
 
   describe('the three routes', () => {
     it('answers oauth-connect with the URL and the messageOrigin', async () => {
-      const response = await call(handler, '/api/connect/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'salesforce' } });
+      const response = await call(handler, '/api/connect/oauth-connect', {
+        method: 'POST',
+        user: 'ada',
+        body: { provider: 'salesforce' },
+      });
       assert.equal(response.status, 200);
       assert.equal(response.headers.get('cache-control'), 'no-store');
       const answer = await response.json();
@@ -74,7 +83,13 @@ describe('createConnectHandler against the emulator', () => {
       const response = await call(handler, '/api/connect/oauth-connect', {
         method: 'POST',
         user: 'ada',
-        body: { provider: 'slack', groupRef: 'evil-corp', consumerRef: 'mallory', groupName: 'Evil', providerWorkspaceRef: 'ws-1' },
+        body: {
+          provider: 'slack',
+          groupRef: 'evil-corp',
+          consumerRef: 'mallory',
+          groupName: 'Evil',
+          providerWorkspaceRef: 'ws-1',
+        },
       });
       const { url } = await response.json();
       const session = emulator.state.consents.find((s) => url.endsWith(s.id))!;
@@ -84,7 +99,7 @@ describe('createConnectHandler against the emulator', () => {
       assert.equal(session.providerWorkspaceRef, 'ws-1', 'provider hints are forwarded');
     });
 
-    it('gets the caller group\'s connection, without credentials', async () => {
+    it("gets the caller group's connection, without credentials", async () => {
       const response = await call(handler, '/api/connect/connections/conn_demo', { user: 'ada' });
       assert.equal(response.status, 200);
       const connection = await response.json();
@@ -93,21 +108,29 @@ describe('createConnectHandler against the emulator', () => {
       assert.equal(connection.apiKey, undefined);
     });
 
-    it('answers oauth-update for the caller group\'s connection', async () => {
-      const response = await call(handler, '/api/connect/connections/conn_demo:oauth-update', { method: 'PATCH', user: 'ada' });
+    it("answers oauth-update for the caller group's connection", async () => {
+      const response = await call(handler, '/api/connect/connections/conn_demo:oauth-update', {
+        method: 'PATCH',
+        user: 'ada',
+      });
       assert.equal(response.status, 200);
       const answer = await response.json();
       assert.match(answer.url, /\/consent\//);
       assert.equal(answer.messageOrigin, new URL(baseUrl).origin);
     });
 
-    it('lists the caller group\'s connections, newest first, by provider, without credentials', async () => {
+    it("lists the caller group's connections, newest first, by provider, without credentials", async () => {
       const hubspot = await call(handler, '/api/connect/connections?provider=hubspot', { user: 'ada' });
       assert.equal(hubspot.status, 200);
-      assert.deepEqual((await hubspot.json()).map((c: { id: string }) => c.id), ['conn_demo']);
+      assert.deepEqual(
+        (await hubspot.json()).map((c: { id: string }) => c.id),
+        ['conn_demo'],
+      );
 
       // A newer connection of group acme, to notion, through the emulator's consent page.
-      const answer = await (await call(handler, '/api/connect/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'notion' } })).json();
+      const answer = await (
+        await call(handler, '/api/connect/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'notion' } })
+      ).json();
       const post = await fetch(answer.url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -126,10 +149,20 @@ describe('createConnectHandler against the emulator', () => {
         assert.equal(connection.group.groupRef, 'acme');
       }
       const notion = await (await call(handler, '/api/connect/connections?provider=notion', { user: 'ada' })).json();
-      assert.deepEqual(notion.map((c: { id: string }) => c.id), [id]);
+      assert.deepEqual(
+        notion.map((c: { id: string }) => c.id),
+        [id],
+      );
       // Another group sees none of acme's connections.
-      assert.deepEqual(await (await call(handler, '/api/connect/connections?provider=hubspot', { user: 'otto' })).json(), []);
-      assert.ok((await (await call(handler, '/api/connect/connections', { user: 'otto' })).json()).every((c: { group: { groupRef: string } }) => c.group.groupRef === 'other'));
+      assert.deepEqual(
+        await (await call(handler, '/api/connect/connections?provider=hubspot', { user: 'otto' })).json(),
+        [],
+      );
+      assert.ok(
+        (await (await call(handler, '/api/connect/connections', { user: 'otto' })).json()).every(
+          (c: { group: { groupRef: string } }) => c.group.groupRef === 'other',
+        ),
+      );
       await problem(await call(handler, '/api/connect/connections?provider=hubspot'), 401);
       await problem(await call(handler, '/api/connect/connections?provider=', { user: 'ada' }), 400);
     });
@@ -145,14 +178,20 @@ describe('createConnectHandler against the emulator', () => {
   describe('security rules', () => {
     it('answers 401 when authorize() returns null', async () => {
       await problem(await call(handler, '/api/connect/connections/conn_demo'), 401);
-      await problem(await call(handler, '/api/connect/oauth-connect', { method: 'POST', body: { provider: 'slack' } }), 401);
+      await problem(
+        await call(handler, '/api/connect/oauth-connect', { method: 'POST', body: { provider: 'slack' } }),
+        401,
+      );
     });
 
-    it('answers 404 for another group\'s connection, exactly as for a missing one', async () => {
+    it("answers 404 for another group's connection, exactly as for a missing one", async () => {
       const other = await problem(await call(handler, '/api/connect/connections/conn_demo', { user: 'otto' }), 404);
       const missing = await problem(await call(handler, '/api/connect/connections/conn_nope', { user: 'otto' }), 404);
       assert.equal(other.detail, missing.detail);
-      await problem(await call(handler, '/api/connect/connections/conn_demo:oauth-update', { method: 'PATCH', user: 'otto' }), 404);
+      await problem(
+        await call(handler, '/api/connect/connections/conn_demo:oauth-update', { method: 'PATCH', user: 'otto' }),
+        404,
+      );
     });
 
     it('never asks the platform for credentials', async () => {
@@ -177,7 +216,10 @@ describe('createConnectHandler against the emulator', () => {
       const lying = await startTestServer(() => ({
         body: sampleConnection({
           id: 'conn_x',
-          oauth2AuthorizationCode: { accessToken: { token: 'LEAKED-ACCESS' }, refreshToken: { token: 'LEAKED-REFRESH' } },
+          oauth2AuthorizationCode: {
+            accessToken: { token: 'LEAKED-ACCESS' },
+            refreshToken: { token: 'LEAKED-REFRESH' },
+          },
           apiKey: 'LEAKED-KEY',
         }),
       }));
@@ -193,25 +235,47 @@ describe('createConnectHandler against the emulator', () => {
     });
 
     it('refuses cross-site requests with 403', async () => {
-      await problem(await call(handler, '/connections/conn_demo', { user: 'ada', headers: { 'sec-fetch-site': 'cross-site' } }), 403);
       await problem(
-        await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack' }, headers: { origin: 'https://evil.test' } }),
+        await call(handler, '/connections/conn_demo', { user: 'ada', headers: { 'sec-fetch-site': 'cross-site' } }),
         403,
       );
       await problem(
-        await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack' }, headers: { origin: 'null' } }),
+        await call(handler, '/oauth-connect', {
+          method: 'POST',
+          user: 'ada',
+          body: { provider: 'slack' },
+          headers: { origin: 'https://evil.test' },
+        }),
+        403,
+      );
+      await problem(
+        await call(handler, '/oauth-connect', {
+          method: 'POST',
+          user: 'ada',
+          body: { provider: 'slack' },
+          headers: { origin: 'null' },
+        }),
         403,
       );
     });
 
     it('refuses same-site and cross-site requests that carry no Origin', async () => {
       for (const site of ['same-site', 'cross-site']) {
-        for (const [path, method] of [['/connections/conn_demo', 'GET'], ['/connections/conn_demo:oauth-update', 'PATCH']] as const) {
-          const body = await problem(await call(handler, path, { method, user: 'ada', headers: { 'sec-fetch-site': site } }), 403);
+        for (const [path, method] of [
+          ['/connections/conn_demo', 'GET'],
+          ['/connections/conn_demo:oauth-update', 'PATCH'],
+        ] as const) {
+          const body = await problem(
+            await call(handler, path, { method, user: 'ada', headers: { 'sec-fetch-site': site } }),
+            403,
+          );
           assert.match(body.detail, new RegExp(site));
         }
       }
-      assert.equal((await call(handler, '/connections/conn_demo', { user: 'ada', headers: { 'sec-fetch-site': 'none' } })).status, 200);
+      assert.equal(
+        (await call(handler, '/connections/conn_demo', { user: 'ada', headers: { 'sec-fetch-site': 'none' } })).status,
+        200,
+      );
     });
 
     it('refuses a Host or X-Forwarded-Host that is not a plain host[:port]', async () => {
@@ -222,7 +286,10 @@ describe('createConnectHandler against the emulator', () => {
         ['x-forwarded-host', 'app.test, evil.test/x'],
         ['x-forwarded-host', 'app.test?x'],
       ]) {
-        const body = await problem(await call(handler, '/connections/conn_demo', { user: 'ada', headers: { [name]: value } }), 400);
+        const body = await problem(
+          await call(handler, '/connections/conn_demo', { user: 'ada', headers: { [name]: value } }),
+          400,
+        );
         assert.match(body.detail, /plain host/);
       }
       const chain = await call(handler, '/oauth-connect', {
@@ -236,19 +303,36 @@ describe('createConnectHandler against the emulator', () => {
 
     it('bounds providerMetadata by depth, entries and size with a 400 issue, and forwards what fits', async () => {
       // Written as text: JSON.stringify itself overflows the stack on such depths.
-      const deep = (depth: number) => `{"provider":"slack","providerMetadata":${'{"d":'.repeat(depth)}1${'}'.repeat(depth)}}`;
-      const wide = JSON.stringify({ provider: 'slack', providerMetadata: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])) });
+      const deep = (depth: number) =>
+        `{"provider":"slack","providerMetadata":${'{"d":'.repeat(depth)}1${'}'.repeat(depth)}}`;
+      const wide = JSON.stringify({
+        provider: 'slack',
+        providerMetadata: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])),
+      });
       const big = JSON.stringify({ provider: 'slack', providerMetadata: { a: 'x'.repeat(5000) } });
       const arrays = JSON.stringify({ provider: 'slack', providerMetadata: { a: [[[[[[1]]]]]] } });
-      for (const [name, text] of [['depth 2,500', deep(2500)], ['depth 6', deep(6)], ['300 keys', wide], ['5 KB', big], ['nested arrays', arrays]]) {
-        const body = await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: text }), 400);
+      for (const [name, text] of [
+        ['depth 2,500', deep(2500)],
+        ['depth 6', deep(6)],
+        ['300 keys', wide],
+        ['5 KB', big],
+        ['nested arrays', arrays],
+      ]) {
+        const body = await problem(
+          await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: text }),
+          400,
+        );
         assert.equal(body.issues[0].name, 'providerMetadata', `${name}: ${JSON.stringify(body)}`);
         assert.match(body.detail, /providerMetadata (is nested deeper|has more than|is larger)/, name);
       }
       await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: deep(5000) }), 413);
       let fits: Record<string, unknown> = { region: 'eu' };
       for (let i = 0; i < 3; i++) fits = { d: fits };
-      const ok = await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack', providerMetadata: fits } });
+      const ok = await call(handler, '/oauth-connect', {
+        method: 'POST',
+        user: 'ada',
+        body: { provider: 'slack', providerMetadata: fits },
+      });
       assert.equal(ok.status, 200);
       const { url } = await ok.json();
       const session = emulator.state.consents.find((s) => url.endsWith(s.id))!;
@@ -256,7 +340,12 @@ describe('createConnectHandler against the emulator', () => {
     });
 
     it('serves same-origin requests and server-side callers', async () => {
-      const sameOrigin = await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack' }, headers: { origin: APP } });
+      const sameOrigin = await call(handler, '/oauth-connect', {
+        method: 'POST',
+        user: 'ada',
+        body: { provider: 'slack' },
+        headers: { origin: APP },
+      });
       assert.equal(sameOrigin.status, 200);
       const behindProxy = await call(handler, '/oauth-connect', {
         method: 'POST',
@@ -270,10 +359,20 @@ describe('createConnectHandler against the emulator', () => {
     });
 
     it('answers CORS for allowedOrigins only', async () => {
-      const h = createConnectHandler({ apiKey: API_KEY, baseUrl, project: 'demo', authorize, allowedOrigins: ['https://spa.example'] });
+      const h = createConnectHandler({
+        apiKey: API_KEY,
+        baseUrl,
+        project: 'demo',
+        authorize,
+        allowedOrigins: ['https://spa.example'],
+      });
       const pre = await call(h, '/oauth-connect', {
         method: 'OPTIONS',
-        headers: { origin: 'https://spa.example', 'sec-fetch-site': 'cross-site', 'access-control-request-method': 'POST' },
+        headers: {
+          origin: 'https://spa.example',
+          'sec-fetch-site': 'cross-site',
+          'access-control-request-method': 'POST',
+        },
       });
       assert.equal(pre.status, 204);
       assert.equal(pre.headers.get('access-control-allow-origin'), 'https://spa.example');
@@ -285,23 +384,48 @@ describe('createConnectHandler against the emulator', () => {
       });
       assert.equal(post.status, 200);
       assert.equal(post.headers.get('access-control-allow-origin'), 'https://spa.example');
-      await problem(await call(handler, '/oauth-connect', { method: 'OPTIONS', headers: { origin: 'https://spa.example' } }), 403);
+      await problem(
+        await call(handler, '/oauth-connect', { method: 'OPTIONS', headers: { origin: 'https://spa.example' } }),
+        403,
+      );
     });
 
     it('refuses bodies over 16 KB with 413, non-JSON with 415, malformed JSON with 400', async () => {
       await problem(
-        await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack', providerMetadata: { x: 'y'.repeat(17000) } } }),
+        await call(handler, '/oauth-connect', {
+          method: 'POST',
+          user: 'ada',
+          body: { provider: 'slack', providerMetadata: { x: 'y'.repeat(17000) } },
+        }),
         413,
       );
       await problem(
-        await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: 'provider=slack', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        await call(handler, '/oauth-connect', {
+          method: 'POST',
+          user: 'ada',
+          body: 'provider=slack',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
         415,
       );
       await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: '{"provider":' }), 400);
       await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: '[1,2]' }), 400);
-      const missing = await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: {} }), 400);
-      assert.deepEqual(missing.issues.map((i: { name: string }) => i.name), ['provider']);
-      const wrongType = await problem(await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack', providerAppId: 7 } }), 400);
+      const missing = await problem(
+        await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: {} }),
+        400,
+      );
+      assert.deepEqual(
+        missing.issues.map((i: { name: string }) => i.name),
+        ['provider'],
+      );
+      const wrongType = await problem(
+        await call(handler, '/oauth-connect', {
+          method: 'POST',
+          user: 'ada',
+          body: { provider: 'slack', providerAppId: 7 },
+        }),
+        400,
+      );
       assert.equal(wrongType.issues[0].name, 'providerAppId');
     });
 
@@ -316,24 +440,43 @@ describe('createConnectHandler against the emulator', () => {
     });
 
     it('refuses a provider outside the allow-list with 400', async () => {
-      const h = createConnectHandler({ apiKey: API_KEY, baseUrl, project: 'demo', authorize, providers: ['salesforce', 'hubspot'] });
-      const body = await problem(await call(h, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack' } }), 400);
+      const h = createConnectHandler({
+        apiKey: API_KEY,
+        baseUrl,
+        project: 'demo',
+        authorize,
+        providers: ['salesforce', 'hubspot'],
+      });
+      const body = await problem(
+        await call(h, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'slack' } }),
+        400,
+      );
       assert.equal(body.issues[0].name, 'provider');
-      assert.equal((await call(h, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'hubspot' } })).status, 200);
+      assert.equal(
+        (await call(h, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'hubspot' } })).status,
+        200,
+      );
     });
   });
 
   describe('platform failures', () => {
-    it('passes the platform\'s validation issues on as 400, without secrets or URLs', async () => {
-      const response = await call(handler, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'myspace' } });
+    it("passes the platform's validation issues on as 400, without secrets or URLs", async () => {
+      const response = await call(handler, '/oauth-connect', {
+        method: 'POST',
+        user: 'ada',
+        body: { provider: 'myspace' },
+      });
       const text = await response.clone().text();
       const body = await problem(response, 400);
-      assert.deepEqual(body.issues.map((i: { name: string }) => i.name), ['provider']);
+      assert.deepEqual(
+        body.issues.map((i: { name: string }) => i.name),
+        ['provider'],
+      );
       assert.ok(!text.includes(API_KEY));
       assert.ok(!text.includes(baseUrl));
     });
 
-    it('answers 502 when the platform refuses the server\'s key, and names no key', async () => {
+    it("answers 502 when the platform refuses the server's key, and names no key", async () => {
       const h = createConnectHandler({ apiKey: 'wrong-key-456', baseUrl, project: 'demo', authorize });
       const response = await call(h, '/connections/conn_demo', { user: 'ada' });
       const text = await response.clone().text();
@@ -345,7 +488,14 @@ describe('createConnectHandler against the emulator', () => {
     it('answers 504 with retryable: true when the platform is too slow', async () => {
       const slow = await startTestServer(() => ({ delayMs: 2000, body: {} }));
       try {
-        const h = createConnectHandler({ apiKey: API_KEY, baseUrl: `${slow.url}/v1`, project: 'p', authorize, timeoutMs: 100, retry: false });
+        const h = createConnectHandler({
+          apiKey: API_KEY,
+          baseUrl: `${slow.url}/v1`,
+          project: 'p',
+          authorize,
+          timeoutMs: 100,
+          retry: false,
+        });
         const body = await problem(await call(h, '/connections/c', { user: 'ada' }), 504);
         assert.equal(body.retryable, true);
       } finally {
@@ -355,12 +505,22 @@ describe('createConnectHandler against the emulator', () => {
 
     it('answers 503 with Retry-After when the platform is down, 502 for its other errors', async () => {
       const replies: Reply[] = [
-        { status: 503, headers: { 'retry-after': '7' }, body: { title: 'Maintenance', detail: `see ${'https://status.platform.test'} key ${API_KEY}` } },
+        {
+          status: 503,
+          headers: { 'retry-after': '7' },
+          body: { title: 'Maintenance', detail: `see ${'https://status.platform.test'} key ${API_KEY}` },
+        },
         { status: 500, headers: { 'content-type': 'text/html' }, body: '<h1>oops</h1>' },
       ];
       const down = await startTestServer(() => replies.shift()!);
       try {
-        const h = createConnectHandler({ apiKey: API_KEY, baseUrl: `${down.url}/v1`, project: 'p', authorize, retry: false });
+        const h = createConnectHandler({
+          apiKey: API_KEY,
+          baseUrl: `${down.url}/v1`,
+          project: 'p',
+          authorize,
+          retry: false,
+        });
         const first = await call(h, '/connections/c', { user: 'ada' });
         assert.equal(first.headers.get('retry-after'), '7');
         const text = await first.clone().text();
@@ -376,7 +536,13 @@ describe('createConnectHandler against the emulator', () => {
     it('answers 429 with Retry-After when the platform rate-limits', async () => {
       const limited = await startTestServer(() => ({ status: 429, headers: { 'retry-after': '2' }, body: {} }));
       try {
-        const h = createConnectHandler({ apiKey: API_KEY, baseUrl: `${limited.url}/v1`, project: 'p', authorize, retry: false });
+        const h = createConnectHandler({
+          apiKey: API_KEY,
+          baseUrl: `${limited.url}/v1`,
+          project: 'p',
+          authorize,
+          retry: false,
+        });
         const response = await call(h, '/connections/c', { user: 'ada' });
         assert.equal(response.headers.get('retry-after'), '2');
         assert.equal((await problem(response, 429)).retryable, true);
@@ -455,7 +621,7 @@ describe('createConnectHandler against the emulator', () => {
       });
     }
 
-    it('routes the request line\'s path only: a Host header cannot rewrite it', async () => {
+    it("routes the request line's path only: a Host header cannot rewrite it", async () => {
       const seen: string[] = [];
       const connect = toNodeListener(handler);
       const server = createServer((req, res) => {
@@ -470,7 +636,11 @@ describe('createConnectHandler against the emulator', () => {
         const attacks = [
           [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}/api/connect/connections/conn_demo#`],
           [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}/api/connect/connections/conn_demo?`],
-          [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'X-Forwarded-Host: a/api/connect/connections/conn_demo#'],
+          [
+            `GET /api/connect/zzz HTTP/1.1`,
+            `Host: 127.0.0.1:${port}`,
+            'X-Forwarded-Host: a/api/connect/connections/conn_demo#',
+          ],
           [`GET /api/connect/zzz/../connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
           [`GET /api/connect/zzz/%2e%2e/connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
           [`GET /api/connect/zzz\\..\\connections\\conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
@@ -480,10 +650,20 @@ describe('createConnectHandler against the emulator', () => {
           assert.match(answer, /^HTTP\/1\.1 400 /, `${lines.join(' | ')}\n${answer}`);
           assert.ok(!answer.includes('conn_demo"'), answer);
         }
-        const fine = await raw(port, ['GET /api/connect/connections/conn_demo HTTP/1.1', `Host: 127.0.0.1:${port}`, 'Cookie: sid=ada', 'Connection: close']);
+        const fine = await raw(port, [
+          'GET /api/connect/connections/conn_demo HTTP/1.1',
+          `Host: 127.0.0.1:${port}`,
+          'Cookie: sid=ada',
+          'Connection: close',
+        ]);
         assert.match(fine, /^HTTP\/1\.1 200 /);
         assert.match(fine, /"id":"conn_demo"/);
-        const absolute = await raw(port, [`GET http://evil.test/api/connect/connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Cookie: sid=ada', 'Connection: close']);
+        const absolute = await raw(port, [
+          `GET http://evil.test/api/connect/connections/conn_demo HTTP/1.1`,
+          `Host: 127.0.0.1:${port}`,
+          'Cookie: sid=ada',
+          'Connection: close',
+        ]);
         assert.match(absolute, /^HTTP\/1\.1 200 /, 'the absolute form gives its path only');
       } finally {
         server.closeAllConnections();
@@ -533,7 +713,10 @@ describe('createConnectHandler against the emulator', () => {
         [{ ...good, providers: [] }, /empty array/],
         [{ ...good, providers: ['slack', 3] }, /provider names/],
         [{ ...good, allowedOrigins: 'https://spa.example' }, /allowedOrigins must be an array/],
-        [{ ...good, allowedOrigins: ['https://spa.example/'] }, /allowedOrigins\[0\] must be an origin.*"https:\/\/spa.example"/],
+        [
+          { ...good, allowedOrigins: ['https://spa.example/'] },
+          /allowedOrigins\[0\] must be an origin.*"https:\/\/spa.example"/,
+        ],
         [{ ...good, messageOrigin: 'platform.example' }, /messageOrigin/],
         [{ ...good, bodyLimit: -1 }, /bodyLimit/],
         [{ ...good, timeoutMs: '8000' }, /timeoutMs/],
@@ -543,11 +726,14 @@ describe('createConnectHandler against the emulator', () => {
         [{ ...good, allowedOrigin: ['https://spa.example'] }, /unknown option "allowedOrigin"/],
       ];
       for (const [options, message] of cases) {
-        assert.throws(() => createConnectHandler(options as never), (error: unknown) => {
-          assert.ok(error instanceof TypeError, String(error));
-          assert.match(error.message, message);
-          return true;
-        });
+        assert.throws(
+          () => createConnectHandler(options as never),
+          (error: unknown) => {
+            assert.ok(error instanceof TypeError, String(error));
+            assert.match(error.message, message);
+            return true;
+          },
+        );
       }
     });
 
@@ -566,7 +752,10 @@ describe('createConnectHandler against the emulator', () => {
     });
 
     it('toNodeListener refuses what is not a handler with a TypeError', () => {
-      assert.throws(() => toNodeListener({} as never), (error: unknown) => error instanceof TypeError && /createConnectHandler returns/.test(error.message));
+      assert.throws(
+        () => toNodeListener({} as never),
+        (error: unknown) => error instanceof TypeError && /createConnectHandler returns/.test(error.message),
+      );
       assert.throws(() => toNodeListener(handler, { serves: '/api' } as never), TypeError);
     });
   });
@@ -589,10 +778,13 @@ describe('createConnectHandler against the emulator', () => {
       const line = String(lines[0][0]);
       assert.ok(!line.includes('\n'));
       assert.ok(!line.includes(API_KEY));
-      assert.match(line, /^\[connect-provider\] POST \/oauth-connect answered 502: .*no-such-project.*check baseUrl and project/);
+      assert.match(
+        line,
+        /^\[connect-provider\] POST \/oauth-connect answered 502: .*no-such-project.*check baseUrl and project/,
+      );
     });
 
-    it('is called for authorize() failures and not for the browser\'s own mistakes', async () => {
+    it("is called for authorize() failures and not for the browser's own mistakes", async () => {
       const seen: Array<{ kind: string; status: number }> = [];
       const h = createConnectHandler({
         apiKey: API_KEY,
@@ -610,7 +802,10 @@ describe('createConnectHandler against the emulator', () => {
       await call(h, '/connections/conn_nope', { user: 'ada' });
       await call(h, '/oauth-connect', { method: 'POST', user: 'ada', body: { provider: 'myspace' } });
       await call(h, '/connections/conn_demo', { user: 'ada', headers: { 'sec-fetch-site': 'cross-site' } });
-      assert.deepEqual(seen, [{ kind: 'authorize', status: 500 }, { kind: 'authorize', status: 500 }]);
+      assert.deepEqual(seen, [
+        { kind: 'authorize', status: 500 },
+        { kind: 'authorize', status: 500 },
+      ]);
     });
   });
 });

@@ -7,7 +7,18 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -123,7 +134,9 @@ describe('the packed package', () => {
     const maps = [...files].filter((f) => f.endsWith('.map'));
     assert.ok(maps.length > 0);
     for (const map of maps) {
-      const { sources } = JSON.parse(readFileSync(join(bare, 'node_modules', 'connect-provider', map), 'utf8')) as { sources: string[] };
+      const { sources } = JSON.parse(readFileSync(join(bare, 'node_modules', 'connect-provider', map), 'utf8')) as {
+        sources: string[];
+      };
       for (const source of sources) {
         const target = posix.normalize(posix.join(posix.dirname(map), source));
         assert.ok(files.has(target), `${map} points at ${target}, which is in the tarball`);
@@ -135,27 +148,46 @@ describe('the packed package', () => {
     const installed = join(bare, 'node_modules', 'connect-provider');
     const read = (file: string) => JSON.parse(readFileSync(join(installed, file), 'utf8'));
     const files = new Set(packed.files.map((f) => f.path));
-    type Module = { path: string; declarations?: Array<{ tagName?: string; events?: Array<{ name: string; type?: { text: string } }> }>; exports?: Array<{ kind: string; name: string; declaration: { module?: string } }> };
+    type Module = {
+      path: string;
+      declarations?: Array<{ tagName?: string; events?: Array<{ name: string; type?: { text: string } }> }>;
+      exports?: Array<{ kind: string; name: string; declaration: { module?: string } }>;
+    };
     const manifest = read('custom-elements.json') as { modules: Module[] };
     for (const module of manifest.modules) {
-      assert.match(module.path, /^dist\/.*\.js$/, 'the manifest names the shipped JavaScript, not the TypeScript source');
+      assert.match(
+        module.path,
+        /^dist\/.*\.js$/,
+        'the manifest names the shipped JavaScript, not the TypeScript source',
+      );
       assert.ok(files.has(module.path), `the manifest's module ${module.path} is in the tarball`);
       for (const entry of module.exports ?? []) {
-        if (entry.declaration.module) assert.ok(files.has(entry.declaration.module), `${entry.name} points at ${entry.declaration.module}, which ships`);
+        if (entry.declaration.module)
+          assert.ok(
+            files.has(entry.declaration.module),
+            `${entry.name} points at ${entry.declaration.module}, which ships`,
+          );
       }
     }
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'connect-provider');
     const events = element?.events ?? [];
     assert.equal(events.length, 8);
-    for (const event of events) assert.match(event.type?.text ?? '', /^CustomEvent<Connect\w+Detail>$/, `${event.name} has its type`);
+    for (const event of events)
+      assert.match(event.type?.text ?? '', /^CustomEvent<Connect\w+Detail>$/, `${event.name} has its type`);
     const entry = manifest.modules.find((m) => m.path === read('package.json').exports['.'].default.replace('./', ''));
-    assert.ok(entry?.exports?.some((e) => e.kind === 'custom-element-definition' && e.name === 'connect-provider'), 'the package entry defines the tag');
+    assert.ok(
+      entry?.exports?.some((e) => e.kind === 'custom-element-definition' && e.name === 'connect-provider'),
+      'the package entry defines the tag',
+    );
 
     const pkg = read('package.json');
     const webTypes = read(pkg['web-types']);
     const tag = webTypes.contributions.html.elements.find((e: { name: string }) => e.name === 'connect-provider');
     assert.ok(tag.attributes.some((a: { name: string }) => a.name === 'poll-interval'));
-    assert.deepEqual(tag.js.events.map((e: { name: string }) => e.name), events.map((e) => e.name));
+    assert.deepEqual(
+      tag.js.events.map((e: { name: string }) => e.name),
+      events.map((e) => e.name),
+    );
     const html = read(pkg.exports['./vscode.html-custom-data.json'].replace('./', ''));
     const vscodeTag = html.tags.find((t: { name: string }) => t.name === 'connect-provider');
     assert.ok(vscodeTag.attributes.some((a: { name: string }) => a.name === 'poll-interval'));
@@ -207,11 +239,19 @@ describe('the packed package', () => {
     const imports = stdout.split('\n').filter((l) => l.startsWith('IMPORT '));
     assert.deepEqual(imports, [], 'the server entries import no package');
     const result = JSON.parse(/^RESULT (.*)$/m.exec(stdout)![1]!);
-    assert.deepEqual(result, { handler: 'function', connection: 'conn_demo', invalid: [400, 'application/problem+json'] });
+    assert.deepEqual(result, {
+      handler: 'function',
+      connection: 'conn_demo',
+      invalid: [400, 'application/problem+json'],
+    });
   });
 
   it('passes publint', { timeout: 120_000 }, async () => {
-    const { stdout } = await exec('npx', ['publint', join(app, 'node_modules', 'connect-provider'), '--pack', 'false', '--strict'], root);
+    const { stdout } = await exec(
+      'npx',
+      ['publint', join(app, 'node_modules', 'connect-provider'), '--pack', 'false', '--strict'],
+      root,
+    );
     assert.match(stdout, /All good/);
   });
 
@@ -276,36 +316,51 @@ describe('the packed package', () => {
     assert.ok((await entry('node')).includes('dist/index.js'));
   });
 
-  it('types the README snippets against the shipped declarations (tsc, vue-tsc, svelte-check)', { timeout: 300_000 }, async () => {
-    const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], types: [] };
-    const fixtures = {
-      react: ['react/raw-tag.tsx', 'react/wrapper.tsx', 'plain/connect.ts'],
-      vue: ['vue/main.ts', 'vue/App.vue', 'vue/shims.d.ts'],
-      svelte: ['svelte/Connect.svelte', 'svelte/svelte.config.js'],
-    };
-    for (const [stack, files] of Object.entries(fixtures)) {
-      const dir = join(app, `typed-${stack}`);
-      mkdirSync(dir, { recursive: true });
-      for (const file of files) copyFileSync(join(root, 'test/types', file), join(dir, posix.basename(file)));
-      const extra = stack === 'react' ? { jsx: 'react-jsx' } : stack === 'vue' ? { jsx: 'preserve' } : {};
-      writeFileSync(
-        join(dir, 'tsconfig.json'),
-        JSON.stringify({ compilerOptions: { ...compilerOptions, ...extra }, vueCompilerOptions: { strictTemplates: true } }),
-      );
-    }
-    const bin = (name: string) => join(root, 'node_modules/.bin', name);
-    for (const [stack, command, args] of [
-      ['react', bin('tsc'), ['-p', 'tsconfig.json']],
-      ['vue', bin('vue-tsc'), ['-p', 'tsconfig.json']],
-      ['svelte', bin('svelte-check'), ['--workspace', '.', '--tsconfig', 'tsconfig.json', '--fail-on-warnings']],
-    ] as const) {
-      try {
-        await exec(command, [...args], join(app, `typed-${stack}`), 180_000);
-      } catch (error) {
-        assert.fail(`${stack}: ${command} over the shipped types failed:\n${(error as { stdout?: string }).stdout}`);
+  it(
+    'types the README snippets against the shipped declarations (tsc, vue-tsc, svelte-check)',
+    { timeout: 300_000 },
+    async () => {
+      const compilerOptions = {
+        strict: true,
+        noEmit: true,
+        target: 'ES2022',
+        module: 'ESNext',
+        moduleResolution: 'Bundler',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+      };
+      const fixtures = {
+        react: ['react/raw-tag.tsx', 'react/wrapper.tsx', 'plain/connect.ts'],
+        vue: ['vue/main.ts', 'vue/App.vue', 'vue/shims.d.ts'],
+        svelte: ['svelte/Connect.svelte', 'svelte/svelte.config.js'],
+      };
+      for (const [stack, files] of Object.entries(fixtures)) {
+        const dir = join(app, `typed-${stack}`);
+        mkdirSync(dir, { recursive: true });
+        for (const file of files) copyFileSync(join(root, 'test/types', file), join(dir, posix.basename(file)));
+        const extra = stack === 'react' ? { jsx: 'react-jsx' } : stack === 'vue' ? { jsx: 'preserve' } : {};
+        writeFileSync(
+          join(dir, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: { ...compilerOptions, ...extra },
+            vueCompilerOptions: { strictTemplates: true },
+          }),
+        );
       }
-    }
-  });
+      const bin = (name: string) => join(root, 'node_modules/.bin', name);
+      for (const [stack, command, args] of [
+        ['react', bin('tsc'), ['-p', 'tsconfig.json']],
+        ['vue', bin('vue-tsc'), ['-p', 'tsconfig.json']],
+        ['svelte', bin('svelte-check'), ['--workspace', '.', '--tsconfig', 'tsconfig.json', '--fail-on-warnings']],
+      ] as const) {
+        try {
+          await exec(command, [...args], join(app, `typed-${stack}`), 180_000);
+        } catch (error) {
+          assert.fail(`${stack}: ${command} over the shipped types failed:\n${(error as { stdout?: string }).stdout}`);
+        }
+      }
+    },
+  );
 
   it('runs the emulator bin, which serves the API', { timeout: 30_000 }, async () => {
     const child = spawn(join(app, 'node_modules', '.bin', 'connect-provider-emulator'), ['--port', '0'], { cwd: app });
@@ -322,7 +377,10 @@ describe('the packed package', () => {
         child.on('error', reject);
         child.on('exit', (code) => reject(new Error(`the bin exited with ${code}: ${out}`)));
       });
-      const response = await fetch(`${url}/v1/orgs/org_demo/invites`, { headers: { 'x-api-key': 'dev-api-key' }, signal: AbortSignal.timeout(10_000) });
+      const response = await fetch(`${url}/v1/orgs/org_demo/invites`, {
+        headers: { 'x-api-key': 'dev-api-key' },
+        signal: AbortSignal.timeout(10_000),
+      });
       assert.equal(response.status, 200);
       assert.equal((await response.json()).length, 3);
     } finally {
@@ -338,7 +396,10 @@ describe('the packed package', () => {
        <connect-provider endpoint="/api/connect" provider="salesforce"></connect-provider>`,
     );
     const server: Server = createServer((req, res) => {
-      const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+      const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(
+        /^(\.\.[/\\])+/,
+        '',
+      );
       const file = join(app, path === '/' ? 'index.html' : path);
       if (!file.startsWith(app) || !existsSync(file) || statSync(file).isDirectory()) {
         res.writeHead(404).end();

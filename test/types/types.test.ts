@@ -18,7 +18,11 @@ const TIMEOUT = 120_000;
 /** Runs a checker; resolves with its output, rejects with it when the checker reports errors. */
 async function check(command: string, args: string[]): Promise<string> {
   try {
-    const { stdout, stderr } = await exec(bin(command), args, { cwd: root, timeout: TIMEOUT, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(bin(command), args, {
+      cwd: root,
+      timeout: TIMEOUT,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout + stderr;
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
@@ -36,14 +40,23 @@ describe('the typings, checked as a user of each stack checks them', () => {
   });
 
   it('Svelte 5: the tag in markup (svelte-check)', { timeout: TIMEOUT }, async () => {
-    const output = await check('svelte-check', ['--workspace', 'test/types/svelte', '--tsconfig', 'tsconfig.json', '--fail-on-warnings']);
+    const output = await check('svelte-check', [
+      '--workspace',
+      'test/types/svelte',
+      '--tsconfig',
+      'tsconfig.json',
+      '--fail-on-warnings',
+    ]);
     assert.match(output, /found 0 errors and 0 warnings/);
   });
 
   it('Angular: the tag with CUSTOM_ELEMENTS_SCHEMA (ngc, strictTemplates)', { timeout: TIMEOUT }, async () => {
     await check('ngc', ['-p', 'test/types/angular/tsconfig.json']);
     // Angular has no expect-error in templates: a second component must fail, and for the right reason.
-    const wrong = await exec(bin('ngc'), ['-p', 'test/types/angular/tsconfig.wrong.json'], { cwd: root, timeout: TIMEOUT }).then(
+    const wrong = await exec(bin('ngc'), ['-p', 'test/types/angular/tsconfig.wrong.json'], {
+      cwd: root,
+      timeout: TIMEOUT,
+    }).then(
       () => assert.fail('wrong.component.ts compiled: $event is not typed from HTMLElementEventMap'),
       (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
     );
@@ -56,7 +69,9 @@ describe('the typings, checked as a user of each stack checks them', () => {
 });
 
 describe('the README', () => {
-  const readme = readFileSync(`${root}README.md`, 'utf8').split('\n').map((line) => line.trim());
+  const readme = readFileSync(`${root}README.md`, 'utf8')
+    .split('\n')
+    .map((line) => line.trim());
   const fixtures = [
     'test/types/react/raw-tag.tsx',
     'test/types/react/wrapper.tsx',
@@ -68,7 +83,9 @@ describe('the README', () => {
   ];
   for (const fixture of fixtures) {
     it(`shows ${fixture}'s snippets as tested`, () => {
-      const regions = [...readFileSync(`${root}${fixture}`, 'utf8').matchAll(/readme:start.*\n([\s\S]*?)\n.*readme:end/g)];
+      const regions = [
+        ...readFileSync(`${root}${fixture}`, 'utf8').matchAll(/readme:start.*\n([\s\S]*?)\n.*readme:end/g),
+      ];
       assert.ok(regions.length > 0, `${fixture} marks a snippet`);
       for (const [, region] of regions) {
         const lines = region!.split('\n').map((line) => line.trim());

@@ -27,7 +27,10 @@ function start(kind: 'open' | 'restricted') {
   let entry = started.get(kind);
   if (!entry) {
     entry = (async () => {
-      const emulator = createEmulator({ verifyDelay: 150, ...(kind === 'restricted' ? { corsOrigins: ['http://elsewhere.example'] } : {}) });
+      const emulator = createEmulator({
+        verifyDelay: 150,
+        ...(kind === 'restricted' ? { corsOrigins: ['http://elsewhere.example'] } : {}),
+      });
       const server = createServer(emulator.listener);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       server.unref();

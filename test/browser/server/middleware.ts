@@ -90,7 +90,9 @@ async function callHandler(ctx: KoaContext, body: string, path = ctx.path): Prom
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.req.headers)) if (typeof value === 'string') headers.set(name, value);
   const method = ctx.method;
-  return connectHandler(ctx.origin)(new Request(`${ctx.origin}${path}${query}`, { method, headers, body: method === 'GET' ? null : body }));
+  return connectHandler(ctx.origin)(
+    new Request(`${ctx.origin}${path}${query}`, { method, headers, body: method === 'GET' ? null : body }),
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixtures rewrite any JSON answer
@@ -118,13 +120,20 @@ async function seedConnection(origin: string, group: string, provider: string, d
   const url = await client.oauthConnect({ projectId: 'demo', provider, groupRef: group, consumerRef: `user-${group}` });
   const id = /\/consent\/([^/?]+)/.exec(url)![1];
   const post = await emulator.handle(
-    new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}` }),
+    new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `decision=${decision}`,
+    }),
   );
   if (post.status !== 303) throw new Error(`consent failed: ${post.status}`);
   const session = emulator.state.consents.find((s) => s.id === id)!;
   // Wait for the verification to settle, as the platform would.
   for (;;) {
-    const connection = await client.getConnection({ projectIdOrName: 'demo', connectionId: session.resultConnectionId! });
+    const connection = await client.getConnection({
+      projectIdOrName: 'demo',
+      connectionId: session.resultConnectionId!,
+    });
     if (connection.status !== 'created') return connection.id;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -155,11 +164,19 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     return json(ctx, { url });
   }
   if (path === '/__test__/seed-connection') {
-    const id = await seedConnection(ctx.origin, String(ctx.query.group), String(ctx.query.provider ?? 'hubspot'), String(ctx.query.decision ?? 'allow_bad_credentials'));
+    const id = await seedConnection(
+      ctx.origin,
+      String(ctx.query.group),
+      String(ctx.query.provider ?? 'hubspot'),
+      String(ctx.query.decision ?? 'allow_bad_credentials'),
+    );
     return json(ctx, { connectionId: id });
   }
   if (path === '/__test__/callback') {
-    const message = JSON.stringify({ eventType: 'AUTHORIZATION_SUCCEEDED', data: { connection: String(ctx.query.connection) } });
+    const message = JSON.stringify({
+      eventType: 'AUTHORIZATION_SUCCEEDED',
+      data: { connection: String(ctx.query.connection) },
+    });
     ctx.type = 'text/html';
     ctx.body = `<!doctype html><p>done</p><script>window.opener && window.opener.postMessage(${message.replace(/</g, '\\u003c')}, '*'); window.close();</script>`;
     return;
@@ -168,7 +185,11 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     const client = createPlatformClient({ baseUrl: `${ctx.origin}/v1`, apiKey: emulator.apiKey });
     const url = await client.oauthUpdate({ projectIdOrName: 'demo', connectionId: String(ctx.query.id) });
     const answer = await emulator.handle(
-      new Request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=allow' }),
+      new Request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'decision=allow',
+      }),
     );
     ctx.type = 'text/html';
     ctx.body = `<!doctype html><p>consent ${answer.status}</p><script>setTimeout(() => window.close(), 100)</script>`;
@@ -206,20 +227,26 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
   if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
   if (path === '/__test__/connection') {
     const connection = emulator.state.connections.find((c) => c.id === ctx.query.id);
-    return json(ctx, connection ? { status: connection.status, pending: connection.pending ?? null } : null, connection ? 200 : 404);
+    return json(
+      ctx,
+      connection ? { status: connection.status, pending: connection.pending ?? null } : null,
+      connection ? 200 : 404,
+    );
   }
 
   // Fixed answers from a "backend" that misbehaves in one precise way.
   const fixture = /^\/fixture\/([\w-]+)\/(.*)$/.exec(path);
   if (fixture) {
     const [, kind] = fixture;
-    if (kind === 'http-url') return json(ctx, { url: 'http://evil.example/consent', messageOrigin: 'http://evil.example' });
+    if (kind === 'http-url')
+      return json(ctx, { url: 'http://evil.example/consent', messageOrigin: 'http://evil.example' });
     if (kind === 'js-url') return json(ctx, { url: 'javascript:alert(1)' });
     if (kind === 'no-url') return json(ctx, { messageOrigin: 'https://x.example' });
     if (kind === 'bare-url') return json(ctx, 'https://127.0.0.1:1/never');
     if (kind === 'evil-loopback') return json(ctx, { url: 'http://127.evil.example/consent' });
     if (kind === 'loopback-url') return json(ctx, { url: 'http://localhost:1/consent' });
-    if (kind === 'old-failure') return json(ctx, { url: `${ctx.origin}/__test__/post-failure`, messageOrigin: 'https://platform.example' });
+    if (kind === 'old-failure')
+      return json(ctx, { url: `${ctx.origin}/__test__/post-failure`, messageOrigin: 'https://platform.example' });
     if (kind === 'coop') {
       // The real handler, whose consent pages answer with Cross-Origin-Opener-Policy: same-origin, like
       // many providers' sign-in pages: the popup is severed from the page (popup.closed reads true, no message).
@@ -228,7 +255,8 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       const asksUrl = /\/oauth-connect$|:oauth-update$/.test(path);
       return relay(ctx, response, asksUrl ? (answer) => ({ ...answer, url: `${answer.url}?coop=1` }) : undefined);
     }
-    if (kind === 'down') return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503, retryable: true }, 503);
+    if (kind === 'down')
+      return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503, retryable: true }, 503);
     if (kind === 'refused') {
       ctx.set('content-type', 'application/problem+json');
       return json(ctx, { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'not for you' }, 403);
@@ -238,19 +266,22 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       // popup never posts its message. oauth-update sends the popup to a page that answers
       // the emulator's consent server-side and closes; reading the connection is the real handler's.
       const update = /\/connections\/([^/]+):oauth-update$/.exec(path);
-      if (update) return json(ctx, { url: `${ctx.origin}/__test__/silent-consent?id=${update[1]}`, messageOrigin: ctx.origin });
+      if (update)
+        return json(ctx, { url: `${ctx.origin}/__test__/silent-consent?id=${update[1]}`, messageOrigin: ctx.origin });
       return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
     }
     if (kind === 'pending') {
       // A platform whose connection stays `created`: the callback page posts success, polling never ends.
-      if (path.endsWith('/oauth-connect')) return json(ctx, { url: `${ctx.origin}/__test__/callback?connection=conn_pending`, messageOrigin: ctx.origin });
+      if (path.endsWith('/oauth-connect'))
+        return json(ctx, { url: `${ctx.origin}/__test__/callback?connection=conn_pending`, messageOrigin: ctx.origin });
       pendingPolls.push(Date.now());
       return json(ctx, { ...PENDING_CONNECTION, updateTime: new Date().toISOString() });
     }
     if (kind === 'pending-severed') {
       // A popup that closes without a message (severed), and a backend whose list then shows a connection
       // that stays `created`: the element finds it, and verifies it for as long as it takes.
-      if (path.endsWith('/oauth-connect')) return json(ctx, { url: `${ctx.origin}/__test__/close-soon`, messageOrigin: ctx.origin });
+      if (path.endsWith('/oauth-connect'))
+        return json(ctx, { url: `${ctx.origin}/__test__/close-soon`, messageOrigin: ctx.origin });
       const connection = { ...PENDING_CONNECTION, updateTime: new Date().toISOString() };
       return json(ctx, /\/connections\/?$/.test(path) ? [connection] : connection);
     }
@@ -276,7 +307,8 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       return;
     }
     if (roll < 0.16) return json(ctx, { type: 'about:blank', title: 'Internal Server Error', status: 500 }, 500);
-    if (roll < 0.24) return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503, retryable: true }, 503);
+    if (roll < 0.24)
+      return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503, retryable: true }, 503);
     if (roll < 0.3) {
       const retryAfter = new Date(Date.now() + 40).toISOString();
       return json(ctx, { type: 'about:blank', title: 'Too Many Requests', status: 429, retryAfter }, 429);
@@ -317,8 +349,10 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       ctx.set('retry-after', '1');
       return json(ctx, { type: 'about:blank', title: 'Too Many Requests', status: 429 }, 429);
     }
-    if (mode === 'nolist' && /\/connections\/?$/.test(rest)) return json(ctx, { type: 'about:blank', title: 'Not Found', status: 404 }, 404);
-    if (mode === 'retry503' && post && posts <= 3) return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503 }, 503);
+    if (mode === 'nolist' && /\/connections\/?$/.test(rest))
+      return json(ctx, { type: 'about:blank', title: 'Not Found', status: 404 }, 404);
+    if (mode === 'retry503' && post && posts <= 3)
+      return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503 }, 503);
     if (mode === 'html') {
       ctx.type = 'text/html';
       ctx.body = '<!doctype html><title>app</title>';

@@ -9,13 +9,17 @@ const require = createRequire(import.meta.url);
 const MODULES = { react: 'react', 'react-dom/client': 'react-dom-client' };
 // The production files name their exports as `exports.name =`: read, never run
 // (React's development build patches console, which breaks the runner's terminal).
-const SOURCES = { react: 'react/cjs/react.production.js', 'react-dom/client': 'react-dom/cjs/react-dom-client.production.js' };
+const SOURCES = {
+  react: 'react/cjs/react.production.js',
+  'react-dom/client': 'react-dom/cjs/react-dom-client.production.js',
+};
 
 let bundled;
 async function vendorBundle() {
   bundled ??= build({
     stdin: {
-      contents: "import * as React from 'react'; import * as ReactDOMClient from 'react-dom/client'; export { React, ReactDOMClient };",
+      contents:
+        "import * as React from 'react'; import * as ReactDOMClient from 'react-dom/client'; export { React, ReactDOMClient };",
       resolveDir: process.cwd(),
     },
     bundle: true,

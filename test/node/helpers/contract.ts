@@ -21,11 +21,17 @@ export function serverPath(url: string): { server: 'base' | 'search'; subPath: s
 }
 
 /** Checks one answer; returns its violations (none when it conforms or is not an operation's). */
-export async function checkAnswer(request: Request, response: Response, seen?: ContractFetch['seen']): Promise<string[]> {
+export async function checkAnswer(
+  request: Request,
+  response: Response,
+  seen?: ContractFetch['seen'],
+): Promise<string[]> {
   const contract = loadContract();
   const where = serverPath(request.url);
   if (!where) return [];
-  const op = contract.operations.find((o) => o.server === where.server && o.method === request.method && o.match(where.subPath));
+  const op = contract.operations.find(
+    (o) => o.server === where.server && o.method === request.method && o.match(where.subPath),
+  );
   if (!op) return [];
   const copy = response.clone();
   const text = await copy.text();
@@ -36,9 +42,9 @@ export async function checkAnswer(request: Request, response: Response, seen?: C
     if (!seen.has(op.operationId)) seen.set(op.operationId, new Set());
     seen.get(op.operationId)!.add(response.status);
   }
-  return contract.validateResponse(op.operationId, response.status, type, body).map(
-    (error) => `${request.method} ${where.subPath} ${response.status}: ${error}`,
-  );
+  return contract
+    .validateResponse(op.operationId, response.status, type, body)
+    .map((error) => `${request.method} ${where.subPath} ${response.status}: ${error}`);
 }
 
 /** Wraps fetch so that every answer of an operation is checked against openapi.yaml. */

@@ -32,7 +32,8 @@ export function writeReadmeExamples(): { dir: string; file(name: string): string
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   for (const [name, original] of readmeExamples()) {
     let code = original;
-    for (const [specifier, file] of Object.entries(ENTRIES)) code = code.replaceAll(`'${specifier}'`, `'${join(root, file)}'`);
+    for (const [specifier, file] of Object.entries(ENTRIES))
+      code = code.replaceAll(`'${specifier}'`, `'${join(root, file)}'`);
     writeFileSync(join(dir, `${name}.ts`), code);
   }
   return {
@@ -89,7 +90,10 @@ export async function serveReadmeExample(
     });
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) break;
-    const up = await fetch(url).then(() => true, () => false);
+    const up = await fetch(url).then(
+      () => true,
+      () => false,
+    );
     if (up) return { stop, output: () => output };
     await new Promise((r) => setTimeout(r, 100));
   }

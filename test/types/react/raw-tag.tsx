@@ -25,7 +25,10 @@ export function Wrong() {
       {/* @ts-expect-error poll-interval takes numbers only */}
       <connect-provider endpoint="/api/connect" poll-interval="fast" />
       {/* @ts-expect-error connect-cancel's reason is 'popup_closed' | 'cancelled' */}
-      <connect-provider endpoint="/api/connect" onconnect-cancel={(e: CustomEvent<{ reason: number }>) => e.detail.reason} />
+      <connect-provider
+        endpoint="/api/connect"
+        onconnect-cancel={(e: CustomEvent<{ reason: number }>) => e.detail.reason}
+      />
       <connect-provider
         endpoint="/api/connect"
         onconnect-success={(e) => {
