@@ -102,6 +102,8 @@ export async function answerConsent(
 export async function userClick(el: ConnectProvider, part = 'button'): Promise<void> {
   const target = button(el, part);
   if (!target) throw new Error(`no [part=${part}] to click`);
+  // Clicks go to viewport coordinates: a button scrolled out of view by earlier content would be missed.
+  target.scrollIntoView({ block: 'center', inline: 'center' });
   const box = target.getBoundingClientRect();
   await sendMouse({
     type: 'click',
