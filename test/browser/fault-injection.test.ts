@@ -143,9 +143,11 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
             const popup = opened.get(el);
             if (action === 'allow' || action === 'allow_bad_credentials' || action === 'deny') {
               // The consent page may never show when the backend failed first: then the flow ends in a fault.
+              // If the popup closed before its consent page showed, the flow must still end: which terminal
+              // event ended it is judged below, with every other run's.
               if (popup)
                 await answerConsent(popup, action).catch((error) =>
-                  w.terminals().length ? undefined : Promise.reject(error),
+                  w.terminals().length ? undefined : ended(w, 12000).catch(() => Promise.reject(error)),
                 );
             }
             if (action === 'close') popup?.close();
