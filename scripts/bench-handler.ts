@@ -1,24 +1,46 @@
 #!/usr/bin/env -S node --import tsx
 // The handler's own cost, measured honestly: the emulator, the handler and a
-// bare pass-through proxy each run in their own process; autocannon (in this
+// bare pass-through proxy each run in their own process (the two servers compiled
+// to plain JavaScript, as an app ships them); autocannon (in this
 // process) drives get-connection through the handler and through the bare
 // proxy in interleaved rounds, and the medians of the rounds are compared.
 //   node --import tsx scripts/bench-handler.ts [--rounds 5] [--seconds 5] [--connections 10]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const API_KEY = 'bench-api-key';
 
-/** Starts a TypeScript module in its own Node process and waits for its "listening on URL" line. */
+/**
+ * Compiles a bench server to one plain JavaScript file, as an app's build would (no TypeScript loader at run time:
+ * tsx wraps every function it compiles, which would count against the side with more closures).
+ */
+async function compile(entry: string, dir: string): Promise<string> {
+  const outfile = join(dir, `${basename(entry, '.ts')}.mjs`);
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
+/** Starts a module in its own Node process and waits for its "listening on URL" line. */
 async function startProcess(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const loader = args[0].endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -84,6 +106,7 @@ export async function benchHandler(options: HandlerBenchOptions = {}): Promise<A
   const seconds = options.seconds ?? 5;
   const connections = options.connections ?? 10;
   const children: ChildProcess[] = [];
+  const dir = await mkdtemp(join(tmpdir(), 'bench-handler-'));
   try {
     const emulator = await startProcess([
       'src/emulator/cli.ts',
@@ -96,16 +119,16 @@ export async function benchHandler(options: HandlerBenchOptions = {}): Promise<A
     ]);
     children.push(emulator.child);
     const env = { PLATFORM_BASE_URL: `${emulator.url}/v1`, PLATFORM_API_KEY: API_KEY };
-    const handler = await startProcess(['scripts/bench/handler-server.ts'], env);
+    const handler = await startProcess([await compile('scripts/bench/handler-server.ts', dir)], env);
     children.push(handler.child);
-    const bare = await startProcess(['scripts/bench/bare-proxy.ts'], env);
+    const bare = await startProcess([await compile('scripts/bench/bare-proxy.ts', dir)], env);
     children.push(bare.child);
     const path = '/api/connect/connections/conn_demo';
     const targets = { handler: `${handler.url}${path}`, bare: `${bare.url}${path}` };
     for (const [name, url] of Object.entries(targets)) {
       const response = await fetch(url);
       if (response.status !== 200) throw new Error(`${name} answered ${response.status}: ${await response.text()}`);
-      await load(url, 1, connections); // warm-up: JIT, keep-alive pools
+      await load(url, 3, connections); // warm-up: JIT, keep-alive pools
     }
     const results: Record<'handler' | 'bare', Round[]> = { handler: [], bare: [] };
     const loads: number[] = [];
@@ -147,6 +170,7 @@ export async function benchHandler(options: HandlerBenchOptions = {}): Promise<A
     ];
   } finally {
     for (const child of children) child.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true });
   }
 }
 

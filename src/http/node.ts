@@ -3,7 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { isPlainHost, isPlainHostList } from './host.js';
-import { bodyTextOf, problemResponse } from './problem.js';
+import { answerHandlerOf, type Answer } from './answer.js';
+import { bodyTextOf, problemAnswer } from './problem.js';
 
 /** A Web-standard handler; through toNodeListener it also gets the IncomingMessage (its socket: where the request arrived). */
 export type FetchHandler = (request: Request, incoming?: IncomingMessage) => Promise<Response>;
@@ -16,8 +17,8 @@ export interface NodeListenerOptions {
    */
   serves?: (pathname: string) => boolean;
   /**
-   * Give each Request a `signal` that aborts when the client goes away (default false: on Node 20 such a signal
-   * costs more per request than the whole connect handler, which does not need it).
+   * @deprecated Without effect: every Request's `signal` aborts when the client goes away. The Request is built on
+   * first use, so the signal costs nothing until it is read.
    */
   abortOnClose?: boolean;
 }
@@ -27,55 +28,61 @@ export class RequestTargetError extends Error {
   override name = 'RequestTargetError';
 }
 
-/**
- * The path and query of the request line (Express's `originalUrl` when mounted), never
- * anything from the Host header. Throws a RequestTargetError for a path a URL parser
- * would rewrite (dot segments, backslashes, a fragment, raw spaces or non-ASCII), so the
- * handler routes exactly the path that any middleware in front of it saw.
- */
-export function requestTarget(req: IncomingMessage): string {
-  let target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  if (!target.startsWith('/')) {
-    // The absolute form (`GET http://host/path`): its path only.
-    let absolute: URL;
-    try {
-      absolute = new URL(target);
-    } catch {
-      throw new RequestTargetError('the request target is not a path');
-    }
-    if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:')
-      throw new RequestTargetError('the request target is not a path');
-    target = absolute.pathname + absolute.search;
+/** The request line's target (Express's `originalUrl` when mounted): a path and query, or the absolute form. */
+function targetOf(req: IncomingMessage): string {
+  const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  if (target.startsWith('/')) return target;
+  // The absolute form (`GET http://host/path`): its path only.
+  let absolute: URL;
+  try {
+    absolute = new URL(target);
+  } catch {
+    throw new RequestTargetError('the request target is not a path');
   }
-  const queryAt = target.indexOf('?');
-  const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
-  // Concatenated, not resolved: a path like //other.host must stay a path.
-  const parsed = new URL(`http://request.target${pathname}`);
-  if (parsed.pathname !== pathname || parsed.host !== 'request.target') {
-    throw new RequestTargetError(
-      'the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)',
-    );
-  }
-  return target;
+  if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:')
+    throw new RequestTargetError('the request target is not a path');
+  return absolute.pathname + absolute.search;
 }
 
-/** Builds a Request from Node's IncomingMessage. Throws a RequestTargetError for an unusable Host or path. */
-export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
-  const socket = req.socket as { encrypted?: boolean };
-  const protocol = socket.encrypted ? 'https' : 'http';
+/**
+ * The request's absolute URL: its scheme, its Host (checked) and the path and query of the request line, never
+ * anything else from the Host header. Throws a RequestTargetError for an unusable Host, and for a path a URL parser
+ * would rewrite (dot segments, backslashes, a fragment, raw spaces or non-ASCII), so the handler routes exactly the
+ * path that any middleware in front of it saw.
+ */
+function requestUrl(req: IncomingMessage): string {
+  const socket = req.socket as { encrypted?: boolean } | undefined;
+  const protocol = socket?.encrypted ? 'https' : 'http';
   const host = req.headers.host ?? 'localhost';
   if (!isPlainHost(host)) throw new RequestTargetError('the Host header is not a plain host[:port]');
   const forwarded = req.headers['x-forwarded-host'];
   if (forwarded !== undefined && !(Array.isArray(forwarded) ? forwarded : [forwarded]).every(isPlainHostList)) {
     throw new RequestTargetError('the X-Forwarded-Host header is not a plain host[:port]');
   }
-  const url = new URL(`${protocol}://${host}${requestTarget(req)}`);
+  const target = targetOf(req);
+  const queryAt = target.indexOf('?');
+  const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
+  // Concatenated, not resolved: a path like //other.host stays a path, since the authority ends at the first slash.
+  const url = new URL(`${protocol}://${host}${target}`);
+  if (url.pathname !== pathname) {
+    throw new RequestTargetError(
+      'the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)',
+    );
+  }
+  return url.href;
+}
+
+function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name.startsWith(':')) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, value);
   }
+  return headers;
+}
+
+function requestInit(req: IncomingMessage, headers: Headers, signal?: AbortSignal): RequestInit {
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   let body: BodyInit | undefined;
@@ -86,14 +93,100 @@ export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   } else if (hasBody) {
     body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
   }
-  return new Request(url, {
-    method,
-    headers,
-    body,
-    signal,
-    // @ts-expect-error Node's fetch needs duplex for a streamed body; not in the DOM types.
-    duplex: 'half',
+  // Node's fetch needs duplex for a streamed body; not in the DOM types.
+  return { method, headers, body, signal, duplex: 'half' } as RequestInit;
+}
+
+/** Builds a Request from Node's IncomingMessage. Throws a RequestTargetError for an unusable Host or path. */
+export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+  return new Request(requestUrl(req), requestInit(req, headersOf(req), signal));
+}
+
+// A Request built on first use, for toNodeListener. On Node 20 a Request costs more than the whole connect
+// handler (its AbortSignal alone does), and most requests need only the method, the URL and a few headers: those
+// three are read straight from the IncomingMessage; reading anything else (body, signal, clone(), text()...)
+// builds the full Request once, whose signal aborts when the client goes away before the answer is written.
+const kLazy = Symbol('connect-provider.lazyRequest');
+
+interface LazyState {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: string;
+  headers?: Headers;
+  request?: Request;
+}
+
+type LazyRequest = Request & { [kLazy]: LazyState };
+
+function fullRequest(lazy: LazyRequest): Request {
+  const state = lazy[kLazy];
+  if (!state.request) {
+    const controller = new AbortController();
+    const { res } = state;
+    if (res.destroyed && !res.writableFinished) controller.abort();
+    else if (!res.writableFinished) res.once('close', () => res.writableFinished || controller.abort());
+    state.request = new Request(state.url, requestInit(state.req, lazy.headers, controller.signal));
+  }
+  return state.request;
+}
+
+const READ_FROM_MESSAGE = new Set<PropertyKey>(['method', 'url', 'headers']);
+
+const lazyRequestPrototype: object = (() => {
+  const proto = Object.create(Request.prototype) as Record<PropertyKey, unknown>;
+  const forward = (name: PropertyKey, descriptor: PropertyDescriptor) => {
+    if (typeof descriptor.value === 'function') {
+      Object.defineProperty(proto, name, {
+        value(this: LazyRequest, ...args: unknown[]) {
+          const full = fullRequest(this) as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>;
+          return full[name](...args);
+        },
+      });
+    } else if (descriptor.get) {
+      Object.defineProperty(proto, name, {
+        get(this: LazyRequest) {
+          return (fullRequest(this) as unknown as Record<PropertyKey, unknown>)[name];
+        },
+      });
+    }
+  };
+  for (const name of Reflect.ownKeys(Request.prototype)) {
+    if (name === 'constructor' || name === Symbol.toStringTag || READ_FROM_MESSAGE.has(name)) continue;
+    forward(name, Object.getOwnPropertyDescriptor(Request.prototype, name)!);
+  }
+  // Node 20's own fetch and Request constructor read a Request's state through symbol-keyed fields: forwarded
+  // too, so fetch(request) and new Request(request) work (on later Node versions they need request.clone()).
+  const withSignal = new Request('http://localhost/', { signal: new AbortController().signal });
+  for (const name of Object.getOwnPropertySymbols(withSignal)) forward(name, { get: () => undefined });
+  Object.defineProperties(proto, {
+    method: {
+      get(this: LazyRequest) {
+        return this[kLazy].req.method ?? 'GET';
+      },
+    },
+    url: {
+      get(this: LazyRequest) {
+        return this[kLazy].url;
+      },
+    },
+    headers: {
+      get(this: LazyRequest) {
+        const state = this[kLazy];
+        return (state.headers ??= headersOf(state.req));
+      },
+    },
   });
+  return proto;
+})();
+
+/**
+ * A Request for Node's IncomingMessage, built on first use: its method, URL and headers come straight from the
+ * message. Throws a RequestTargetError for an unusable Host or path, as toRequest does.
+ */
+function lazyRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const request = Object.create(lazyRequestPrototype) as LazyRequest;
+  Object.defineProperty(request, kLazy, { value: { req, res, url: requestUrl(req) } satisfies LazyState });
+  return request;
 }
 
 /** Writes a Response to Node's ServerResponse. */
@@ -145,6 +238,17 @@ export async function writeResponse(response: Response, res: ServerResponse, req
   }
 }
 
+/** Writes an Answer to Node's ServerResponse in one write. */
+export function writeAnswer(answer: Answer, res: ServerResponse, req?: IncomingMessage): void {
+  const { headers } = answer;
+  // As in writeResponse: an answer sent before the request body was read must close the connection.
+  if (req && !req.complete) headers.connection = 'close';
+  // With its length, not chunked: writeHead fixes the head before end() sees the body.
+  if (answer.body !== null) headers['content-length'] = String(Buffer.byteLength(answer.body));
+  res.writeHead(answer.status, headers);
+  res.end(answer.body ?? undefined);
+}
+
 /** Wraps a Web-standard handler as a Node listener (also usable as Connect/Express middleware). */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
   if (typeof handler !== 'function') {
@@ -157,9 +261,10 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
   if (options.serves !== undefined && typeof options.serves !== 'function') {
     throw new TypeError('connect-provider: toNodeListener option serves must be a function (pathname) => boolean');
   }
+  // A handler made here (createConnectHandler, the emulator) also answers without a Response: written directly.
+  const answer = answerHandlerOf(handler);
   return (req, res, next) => {
     let request: Request;
-    const controller = options.abortOnClose ? new AbortController() : undefined;
     try {
       if (next && options.serves) {
         const path = ((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/').split('?')[0];
@@ -168,26 +273,30 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
           return;
         }
       }
-      request = toRequest(req, controller?.signal);
+      request = lazyRequest(req, res);
     } catch (error) {
       const detail = error instanceof RequestTargetError ? error.message : 'the request could not be read';
-      void writeResponse(problemResponse({ status: 400, detail }), res, req);
+      writeAnswer(problemAnswer({ status: 400, detail }), res, req);
       return;
     }
-    if (controller) {
-      res.on('close', () => {
-        if (!res.writableFinished) controller.abort();
-      });
+    const failed = (error: unknown) => {
+      if (res.headersSent) {
+        res.destroy(error as Error);
+        return;
+      }
+      // Internal: the handler itself should never throw; answer a bare 500 without the error's text.
+      writeAnswer(problemAnswer({ status: 500, detail: 'the server failed to answer' }), res, req);
+    };
+    if (answer) {
+      // The client went away when its response closed before it was written.
+      const aborted = () => res.destroyed && !res.writableFinished;
+      answer(request, aborted)
+        .then((a) => writeAnswer(a, res, req))
+        .catch(failed);
+      return;
     }
     handler(request, req)
       .then((response) => writeResponse(response, res, req))
-      .catch((error: unknown) => {
-        if (res.headersSent) {
-          res.destroy(error as Error);
-          return;
-        }
-        // Internal: the handler itself should never throw; answer a bare 500 without the error's text.
-        void writeResponse(problemResponse({ status: 500, detail: 'the server failed to answer' }), res, req);
-      });
+      .catch(failed);
   };
 }

@@ -2,41 +2,39 @@
 // shared by the host handler (src/server) and the emulator (src/emulator), owned by neither.
 import { PROBLEM_CONTENT_TYPE, statusTitle } from '../api/problem.js';
 import type { Problem } from '../api/types.js';
+import { answerResponse, headerRecord, type Answer } from './answer.js';
+
+export { bodyTextOf } from './answer.js';
 
 export interface ProblemInit extends Partial<Problem> {
   status: number;
 }
 
-// Internal: the text of each JSON answer made here, so the Node adapter (node.ts) can write it at once instead of
-// reading the Response's stream back, which costs more than building the answer (npm run bench).
-const texts = new WeakMap<Response, string>();
-
-/** The body text of a Response made by jsonResponse or problemResponse, while its stream is unread. */
-export function bodyTextOf(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : texts.get(response);
+/** An `application/problem+json` answer. `title` defaults to the status's reason phrase. */
+export function problemAnswer(init: ProblemInit, headers?: HeadersInit): Answer {
+  const body: Problem = { type: 'about:blank', title: statusTitle(init.status), ...init };
+  const h = headerRecord(headers);
+  h['content-type'] = PROBLEM_CONTENT_TYPE;
+  h['cache-control'] = 'no-store';
+  return { status: init.status, headers: h, body: JSON.stringify(body) };
 }
 
-function textResponse(text: string, status: number, headers: Headers): Response {
-  const response = new Response(text, { status, headers });
-  texts.set(response, text);
-  return response;
+/** A JSON answer. */
+export function jsonAnswer(body: unknown, status = 200, headers?: HeadersInit): Answer {
+  const h = headerRecord(headers);
+  h['content-type'] = 'application/json';
+  h['cache-control'] = 'no-store';
+  return { status, headers: h, body: JSON.stringify(body) };
 }
 
 /** A `application/problem+json` Response. `title` defaults to the status's reason phrase. */
 export function problemResponse(init: ProblemInit, headers: HeadersInit = {}): Response {
-  const body: Problem = { type: 'about:blank', title: statusTitle(init.status), ...init };
-  const h = new Headers(headers);
-  h.set('content-type', PROBLEM_CONTENT_TYPE);
-  h.set('cache-control', 'no-store');
-  return textResponse(JSON.stringify(body), init.status, h);
+  return answerResponse(problemAnswer(init, headers));
 }
 
 /** A JSON Response. */
 export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
-  const h = new Headers(headers);
-  h.set('content-type', 'application/json');
-  h.set('cache-control', 'no-store');
-  return textResponse(JSON.stringify(body), status, h);
+  return answerResponse(jsonAnswer(body, status, headers));
 }
 
 /**

@@ -1,4 +1,5 @@
 // Cross-site request refusal and CORS for explicitly allowed origins.
+import type { Answer } from '../http/answer.js';
 import { isPlainHost, isPlainHostList } from '../http/host.js';
 
 export interface OriginPolicy {
@@ -66,9 +67,9 @@ export function corsHeaders(origin: string): Record<string, string> {
 }
 
 /** The answer to a CORS preflight from an allowed origin. */
-export function preflight(origin: string, request: Request): Response {
+export function preflight(origin: string, request: Request): Answer {
   const requested = request.headers.get('access-control-request-headers');
-  return new Response(null, {
+  return {
     status: 204,
     headers: {
       ...corsHeaders(origin),
@@ -76,5 +77,6 @@ export function preflight(origin: string, request: Request): Response {
       'access-control-allow-headers': requested ?? 'content-type',
       'access-control-max-age': '600',
     },
-  });
+    body: null,
+  };
 }

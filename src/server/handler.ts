@@ -3,7 +3,8 @@
 import { createPlatformClient, type PlatformClient } from '../api/client.js';
 import { PlatformRequestError, ProblemError } from '../api/problem.js';
 import type { Connection } from '../api/types.js';
-import { HttpProblem, instanceOf, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
+import { answerResponse, headerRecord, withAnswerHandler, type Answer } from '../http/answer.js';
+import { HttpProblem, instanceOf, jsonAnswer, pathnameOf, problemAnswer, readJsonBody } from '../http/problem.js';
 import { toBrowserConnection } from './connection.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
 import { decodeConnectionId, MAX_FIELD_LENGTH, parseConnectBody, parseProviderQuery } from './input.js';
@@ -129,7 +130,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   }
 
   /** The URL answer, if the platform's URL may reach the browser. */
-  function urlAnswer(raw: string, operation: string): Response {
+  function urlAnswer(raw: string, operation: string): Answer {
     const url = isUsableUrl(raw, config.platformIsLoopback);
     if (!url) {
       const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? 'none';
@@ -140,7 +141,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
         undefined,
       );
     }
-    return jsonResponse({ url: url.href, messageOrigin } satisfies ConnectUrlAnswer);
+    return jsonAnswer({ url: url.href, messageOrigin } satisfies ConnectUrlAnswer);
   }
 
   let projectSeenAt = -Infinity;
@@ -166,11 +167,11 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   // Internal: the request's signal is not handed to the platform client. Node 20's AbortSignal.any, which the client
   // would combine it with its time-out through, costs more per request than the rest of the handler (npm run bench);
   // a browser that goes away lets the platform call finish (timeoutMs at most), and nothing after it runs.
-  function stillWanted(signal: AbortSignal): void {
-    if (signal.aborted) throw new DOMException('the browser went away', 'AbortError');
+  function stillWanted(aborted: () => boolean): void {
+    if (aborted()) throw new DOMException('the browser went away', 'AbortError');
   }
 
-  async function ownConnection(user: ConnectUser, connectionId: string, signal: AbortSignal): Promise<Connection> {
+  async function ownConnection(user: ConnectUser, connectionId: string, aborted: () => boolean): Promise<Connection> {
     let connection: Connection;
     try {
       connection = await client.getConnection({ projectIdOrName: project, connectionId });
@@ -179,17 +180,21 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
         throw misconfigured('get-connection', error);
       throw platformFault(error, 'get-connection');
     }
-    stillWanted(signal);
+    stillWanted(aborted);
     // Another group's connection, or one with no group at all, is answered exactly like a missing one.
     if (groupRefOf(connection) !== user.groupRef) throw new HttpProblem({ status: 404, detail: 'no such connection' });
     return connection;
   }
 
-  async function serve(request: Request, match: RouteMatch, user: ConnectUser): Promise<Response> {
-    const signal = request.signal;
+  async function serve(
+    request: Request,
+    match: RouteMatch,
+    user: ConnectUser,
+    aborted: () => boolean,
+  ): Promise<Answer> {
     if (match.route === 'get') {
-      const connection = await ownConnection(user, decodeConnectionId(match.connectionId!), signal);
-      return jsonResponse(toBrowserConnection(connection));
+      const connection = await ownConnection(user, decodeConnectionId(match.connectionId!), aborted);
+      return jsonAnswer(toBrowserConnection(connection));
     }
     if (match.route === 'list') {
       const provider = parseProviderQuery(new URL(request.url).searchParams.get('provider'), providers);
@@ -218,11 +223,11 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
         .filter((c) => groupRefOf(c) === user.groupRef && (!provider || (c as Connection).provider === provider))
         .map(toBrowserConnection);
       own.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
-      return jsonResponse(own);
+      return jsonAnswer(own);
     }
     if (match.route === 'update') {
       const connectionId = decodeConnectionId(match.connectionId!);
-      await ownConnection(user, connectionId, signal);
+      await ownConnection(user, connectionId, aborted);
       let url: string;
       try {
         url = await client.oauthUpdate({ projectIdOrName: project, connectionId });
@@ -298,7 +303,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     }
   }
 
-  return async function connectHandler(request: Request): Promise<Response> {
+  async function answer(request: Request, aborted: () => boolean): Promise<Answer> {
     let cors: Record<string, string> = {};
     try {
       const badHost = hostProblem(request);
@@ -332,14 +337,14 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
         );
       }
       const user = await identify(request);
-      const response = await serve(request, match, user);
-      for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
-      return response;
+      const answer = await serve(request, match, user, aborted);
+      Object.assign(answer.headers, cors);
+      return answer;
     } catch (error) {
       let problem: HttpProblem;
       if (error instanceof HttpProblem) {
         problem = error;
-      } else if (error instanceof Error && error.name === 'AbortError' && request.signal.aborted) {
+      } else if (error instanceof Error && error.name === 'AbortError' && aborted()) {
         problem = new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request was aborted' });
       } else {
         const what = error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
@@ -353,10 +358,15 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       if (problem instanceof ServerFault) report(problem, request, problem.init.status);
       // Absolute, on the app's own origin: never the platform's address.
       const instance = instanceOf(request);
-      return problemResponse(
+      return problemAnswer(
         { ...problem.init, ...(instance ? { instance } : {}), time: new Date().toISOString() },
-        { ...Object.fromEntries(new Headers(problem.headers)), ...cors },
+        { ...headerRecord(problem.headers), ...cors },
       );
     }
-  };
+  }
+
+  const connectHandler: ConnectHandler = async (request) =>
+    answerResponse(await answer(request, () => request.signal.aborted));
+  // Through toNodeListener the answer is written to the socket without building a Response.
+  return withAnswerHandler(connectHandler, answer);
 }
