@@ -68,14 +68,17 @@ describe('toNodeListener(createConnectHandler(...)) over real sockets', () => {
       });
       assert.equal(response.status, 200, `${await response.clone().text()} ${String(seen.error)}`);
       assert.match((await response.json()).url, /\/consent\/consent_/);
-      assert.deepEqual({ ...seen }, {
-        isRequest: true,
-        method: 'POST',
-        url: `${url}/api/connect/oauth-connect?from=test`,
-        cookie: 'sid=ada',
-        signal: true,
-        body: '{"provider":"salesforce"}',
-      });
+      assert.deepEqual(
+        { ...seen },
+        {
+          isRequest: true,
+          method: 'POST',
+          url: `${url}/api/connect/oauth-connect?from=test`,
+          cookie: 'sid=ada',
+          signal: true,
+          body: '{"provider":"salesforce"}',
+        },
+      );
       const get = await fetch(`${url}/api/connect/connections/conn_demo`, { headers: { cookie: 'sid=ada' } });
       assert.equal(get.status, 200, `${await get.clone().text()} ${String(seen.error)}`);
       assert.equal(seen.copy, 'sid=ada');
