@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { createEmulator } from '../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../src/server/index.js';
+import { browserPaths } from './browsers.mjs';
 
 export type Row = [string, string, string];
 
@@ -42,7 +43,7 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
   const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: browserPaths.chromium,
     // As users have it: popups open only from a click.
     ignoreDefaultArgs: ['--disable-popup-blocking'],
     args: [

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { freePort } from '../node/helpers/ports.js';
+import { browserPaths } from '../../scripts/browsers.mjs';
 
 let vite: ViteDevServer;
 let browser: Browser;
@@ -20,7 +21,7 @@ before(async () => {
   await vite.listen();
   base = `http://127.0.0.1:${port}`;
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: browserPaths.chromium,
     // Playwright turns the popup blocker off by default: on, as users have it.
     ignoreDefaultArgs: ['--disable-popup-blocking'],
     args: [

@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
+import { browserPaths } from '../../scripts/browsers.mjs';
 
 const execAsync = promisify(execFile);
 /** execFile with a time limit and room for npm's output. */
@@ -413,7 +414,7 @@ describe('the packed package', () => {
     try {
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       browser = await chromium.launch({
-        executablePath: '/usr/bin/chromium',
+        executablePath: browserPaths.chromium,
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
         timeout: 30_000,
       });
