@@ -629,4 +629,380 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.ok(errors[0].error instanceof Error, 'the platform error is handed to the logger');
     });
   });
+
+  describe('routes, methods and who is calling', () => {
+    it('serves each route with or without a trailing slash, and nothing past it', async () => {
+      const handler = make();
+      platform.reply = (request) => {
+        if (request.method !== 'GET') return urlReply('https://consent.example/u');
+        return { body: request.path.endsWith('/connections') ? [] : sampleConnection({ id: 'c1' }) };
+      };
+      const served: Array<[string, string]> = [
+        ['POST', '/x/oauth-connect/'],
+        ['GET', '/x/connections/'],
+        ['GET', '/x/connections/c1/'],
+        ['PATCH', '/x/connections/c1:oauth-update/'],
+      ];
+      for (const [method, path] of served) {
+        const response = await call(handler, path, { method, ...(method === 'POST' ? { body: { provider: 'slack' } } : {}) });
+        assert.equal(response.status, 200, `${method} ${path}`);
+      }
+      for (const path of ['/x/oauth-connectx', '/x/connections/c1/more', '/x/connections//', '/x/connectionsx', '/x/oauth-connect/x']) {
+        const body = await problemOf(await call(handler, path), 404);
+        assert.equal(body.detail, 'no such connect route', path);
+      }
+    });
+
+    it('answers 405 naming the one allowed method of each route', async () => {
+      const handler = make();
+      for (const [path, allowed] of [
+        ['/connections/c1:oauth-update', 'PATCH'],
+        ['/connections', 'GET'],
+        ['/connections/c1', 'GET'],
+        ['/oauth-connect', 'POST'],
+      ]) {
+        const response = await call(handler, path, { method: 'PUT' });
+        assert.equal(response.headers.get('allow'), allowed, path);
+        const body = await problemOf(response, 405);
+        assert.equal(body.detail, `PUT is not allowed here; allowed: ${allowed}`);
+      }
+      assert.equal(asked().length, 0);
+    });
+
+    it("forwards the user's names only when authorize() gives them", async () => {
+      user = { ...ADA, groupName: 'Acme Inc.', consumerName: 'Ada' };
+      const handler = make();
+      await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } });
+      const named = JSON.parse(asked()[0].body);
+      assert.equal(named.groupName, 'Acme Inc.');
+      assert.equal(named.consumerName, 'Ada');
+      user = { ...ADA, groupName: '', consumerName: null };
+      await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } });
+      const unnamed = JSON.parse(asked()[1].body);
+      assert.ok(!('groupName' in unnamed) && !('consumerName' in unnamed), asked()[1].body);
+    });
+
+    it('answers 500 and tells the server when authorize() returns a user it cannot use', async () => {
+      const handler = make();
+      const long = 'g'.repeat(513);
+      const unusable: unknown[] = [
+        'acme',
+        { groupRef: 'acme' },
+        { groupRef: 'acme', consumerRef: '' },
+        { groupRef: 7, consumerRef: 'u' },
+        { groupRef: long, consumerRef: 'u' },
+        { groupRef: 'acme', consumerRef: long },
+        { ...ADA, groupName: long },
+        { ...ADA, consumerName: long },
+        { ...ADA, groupName: 5 },
+        { ...ADA, consumerName: {} },
+      ];
+      for (const value of unusable) {
+        user = value;
+        errors.length = 0;
+        const body = await problemOf(await call(handler, '/connections/c1'), 500);
+        assert.equal(body.detail, 'the app could not check who you are', JSON.stringify(value));
+        assert.equal(errors.length, 1, JSON.stringify(value));
+        assert.equal(errors[0].kind, 'authorize');
+        assert.match(errors[0].message, /authorize\(\) must return null or \{ groupRef, consumerRef \}/);
+      }
+      assert.equal(asked().length, 0);
+      platform.reply = () => ({ body: sampleConnection({ id: 'c1', groupRef: 'g'.repeat(512) }) });
+      for (const value of [
+        { groupRef: 'g'.repeat(512), consumerRef: 'c'.repeat(512), groupName: 'n'.repeat(512), consumerName: 'm'.repeat(512) },
+        { ...ADA, groupRef: 'g'.repeat(512), groupName: null, consumerName: undefined },
+      ]) {
+        user = value;
+        assert.equal((await call(handler, '/connections/c1')).status, 200, JSON.stringify(value).slice(0, 80));
+      }
+      user = undefined;
+      await problemOf(await call(handler, '/connections/c1'), 401);
+    });
+
+    it('logs what authorize() threw on one line: its name and first line, or its type', async () => {
+      let thrown: unknown = new RangeError(`session store down\n${'x'.repeat(300)}`);
+      const handler = make({
+        authorize: () => {
+          throw thrown;
+        },
+      });
+      await problemOf(await call(handler, '/connections/c1'), 500);
+      assert.equal(errors[0].message, 'GET /connections/c1 answered 500: authorize() threw RangeError: session store down');
+      assert.equal(errors[0].error, thrown);
+      thrown = `session ${'y'.repeat(300)}`;
+      await problemOf(await call(handler, '/connections/c1'), 500);
+      assert.equal(errors[1].message, 'GET /connections/c1 answered 500: authorize() threw string');
+      thrown = new Error('z'.repeat(300));
+      await problemOf(await call(handler, '/connections/c1'), 500);
+      assert.equal(errors[2].message, `GET /connections/c1 answered 500: authorize() threw Error: ${'z'.repeat(239)}…`);
+    });
+
+    it('answers 500 "the connect handler failed" for an unexpected error, and tells the server', async () => {
+      user = {
+        consumerRef: 'u',
+        get groupRef(): string {
+          throw new TypeError('groupRef getter broke');
+        },
+      };
+      const handler = make();
+      const body = await problemOf(await call(handler, '/connections/c1'), 500);
+      assert.equal(body.detail, 'the connect handler failed');
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0].kind, 'internal');
+      assert.equal(errors[0].message, 'GET /connections/c1 answered 500: unexpected TypeError: groupRef getter broke');
+    });
+  });
+
+  describe('what the server is told (onError)', () => {
+    it('gives method, path and status, hides the key in any case, keeps one line and at most 200 characters of path', async () => {
+      const handler = make();
+      platform.reply = () => problemReply(500, { title: `Broken ${API_KEY.toUpperCase()}`, detail: `first line ${API_KEY}\nsecond line` });
+      const path = `/connections/${'c'.repeat(300)}`;
+      await problemOf(await call(handler, path), 502);
+      assert.equal(errors.length, 1);
+      const [info] = errors;
+      assert.equal(info.method, 'GET');
+      assert.equal(info.path, path);
+      assert.equal(info.status, 502);
+      assert.equal(info.kind, 'platform');
+      assert.equal(
+        info.message,
+        `GET ${path.slice(0, 200)} answered 502: platform get-connection answered 500 Broken [redacted]: first line [redacted]`,
+      );
+    });
+
+    it('answers the same when the logger throws', async () => {
+      const handler = make({
+        onError: () => {
+          throw new Error('logger down');
+        },
+      });
+      platform.reply = () => problemReply(500);
+      const body = await problemOf(await call(handler, '/connections/c1'), 502);
+      assert.equal(body.detail, 'the platform answered 500');
+    });
+
+    it('tells nothing and answers 499 when the browser went away before the platform answered', async () => {
+      const handler = make();
+      const controller = new AbortController();
+      // The browser leaves while the platform looks the connection up.
+      platform.reply = (request) => {
+        if (request.method !== 'GET') return urlReply('https://consent.example/u');
+        controller.abort();
+        return { body: sampleConnection({ id: 'c1' }) };
+      };
+      const response = await call(handler, '/connections/c1:oauth-update', { method: 'PATCH', signal: controller.signal });
+      const body = await problemOf(response, 499);
+      assert.equal(body.title, 'Client Closed Request');
+      assert.equal(body.detail, 'the request was aborted');
+      assert.deepEqual(
+        asked().map((r) => r.method),
+        ['GET'],
+        'no update URL is asked for a browser that left',
+      );
+      assert.deepEqual(errors, []);
+    });
+  });
+
+  describe('options', () => {
+    it('reads bodies up to bodyLimit bytes (16384 by default) and answers 413 past it', async () => {
+      const padded = (bytes: number) => {
+        const json = '{"provider":"slack"}';
+        return json + ' '.repeat(bytes - json.length);
+      };
+      const byDefault = make();
+      assert.equal((await call(byDefault, '/oauth-connect', { method: 'POST', body: padded(16384) })).status, 200);
+      const over = await problemOf(await call(byDefault, '/oauth-connect', { method: 'POST', body: padded(16385) }), 413);
+      assert.equal(over.detail, 'the body is larger than 16384 bytes');
+      const small = make({ bodyLimit: 100 });
+      assert.equal((await call(small, '/oauth-connect', { method: 'POST', body: padded(100) })).status, 200);
+      await problemOf(await call(small, '/oauth-connect', { method: 'POST', body: padded(101) }), 413);
+    });
+
+    it('takes whole numbers from 1 up to the bounds for bodyLimit (1 MiB) and timeoutMs (10 minutes)', () => {
+      for (const options of [{ bodyLimit: 1 }, { bodyLimit: 1024 * 1024 }, { timeoutMs: 1 }, { timeoutMs: 600000 }]) {
+        assert.equal(typeof make(options), 'function', JSON.stringify(options));
+      }
+      for (const [options, message] of [
+        [{ bodyLimit: 1024 * 1024 + 1 }, /bodyLimit must be a whole number from 1 to 1048576, got number 1048577/],
+        [{ bodyLimit: 0 }, /bodyLimit must be a whole number from 1 to 1048576, got number 0/],
+        [{ bodyLimit: 1.5 }, /bodyLimit/],
+        [{ bodyLimit: Number.NaN }, /bodyLimit/],
+        [{ timeoutMs: 600001 }, /timeoutMs must be a whole number from 1 to 600000/],
+        [{ timeoutMs: -5 }, /timeoutMs/],
+        [{ bodyLimit: null }, /bodyLimit must be a whole number from 1 to 1048576, got null/],
+      ] as const) {
+        assert.throws(() => make(options as never), (error: unknown) => error instanceof TypeError && message.test(error.message), JSON.stringify(options));
+      }
+    });
+
+    it('refuses provider names that are blank, and origins that are not exactly scheme, host and port', () => {
+      const refused: Array<[Partial<ConnectHandlerOptions>, RegExp]> = [
+        [{ providers: ['slack', '  '] }, /providers must hold provider names \(non-empty strings\), got the string " {2}"/],
+        [{ allowedOrigins: ['https://spa.example/app'] }, /allowedOrigins\[0\] must be an origin/],
+        [{ allowedOrigins: ['https://spa.example', 'ftp://spa.example'] }, /allowedOrigins\[1\] must be an origin/],
+        [{ allowedOrigins: ['spa.example'] }, /allowedOrigins\[0\] must be an origin like/],
+        [{ allowedOrigins: [42 as never] }, /allowedOrigins\[0\] must be an origin string like "https:\/\/app.example", got number 42/],
+        [{ messageOrigin: 'https://consent.example/' }, /messageOrigin must be an origin/],
+        [{ project: '   ' }, /project is required/],
+        [{ apiKey: '   ' }, /apiKey is required/],
+        [{ apiKey: 'key\u00e9' }, /apiKey holds spaces or characters/],
+        [{ baseUrl: 'https://platform.example/v1?x=1' }, /must not hold credentials, a query or a fragment/],
+        [{ baseUrl: 'https://platform.example/v1#x' }, /must not hold credentials, a query or a fragment/],
+        [{ baseUrl: 'https://:pw@platform.example/v1' }, /must not hold credentials/],
+        [{ baseUrl: 'https://platform.example/api/v2/' }, /did you mean "https:\/\/platform.example\/api\/v2\/v1"\?/],
+        [{ retry: null as never }, /retry must be false or an object like \{ retries: 2 \}, got null/],
+        [{ retry: [] as never }, /retry must be false or an object/],
+      ];
+      for (const [options, message] of refused) {
+        assert.throws(
+          () => make(options),
+          (error: unknown) => error instanceof TypeError && message.test(error.message),
+          JSON.stringify(options),
+        );
+      }
+      for (const options of [
+        { allowedOrigins: ['http://localhost:5173', 'https://spa.example'] },
+        { messageOrigin: 'https://consent.example' },
+        { apiKey: '~!key' },
+        { retry: { retries: 0 } },
+      ]) {
+        assert.equal(typeof make(options), 'function', JSON.stringify(options));
+      }
+    });
+
+    it('answers with messageOrigin when given, and reaches the platform under a baseUrl that ends in a slash', async () => {
+      const handler = make({ messageOrigin: 'https://consent.example', baseUrl: `${platform.url}/v1/` });
+      const answer = await (await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).json();
+      assert.deepEqual(answer, { url: 'https://consent.example/start', messageOrigin: 'https://consent.example' });
+      assert.equal(asked()[0].path, '/v1/oauth-connect');
+    });
+
+    it('retries a failing platform twice by default, and not at all with retry: false', async () => {
+      platform.reply = () => problemReply(503, {}, { 'retry-after': '0' });
+      await problemOf(await call(make({ retry: undefined }), '/connections/c1'), 503);
+      assert.equal(asked().length, 3);
+      platform.requests.length = 0;
+      await problemOf(await call(make(), '/connections/c1'), 503);
+      assert.equal(asked().length, 1);
+      // A Retry-After past 3 s is not waited for.
+      platform.requests.length = 0;
+      platform.reply = () => problemReply(503, {}, { 'retry-after': '4' });
+      await problemOf(await call(make({ retry: undefined }), '/connections/c1'), 503);
+      assert.equal(asked().length, 1);
+    });
+
+    it('warns at start-up only for plain http off loopback', () => {
+      const warnings: string[] = [];
+      const original = console.warn;
+      console.warn = (line: string) => warnings.push(line);
+      try {
+        for (const baseUrl of [
+          'http://localhost/v1',
+          'http://LOCALHOST./v1',
+          'http://api.localhost:8080/v1',
+          'http://127.10.0.1/v1',
+          'http://[::1]:4010/v1',
+          'https://platform.example/v1',
+        ]) {
+          make({ baseUrl });
+          assert.deepEqual(warnings, [], baseUrl);
+        }
+        for (const baseUrl of ['http://platform.example/v1', 'http://127.0.0.1.nip.io/v1', 'http://localhostx/v1', 'http://[::2]/v1']) {
+          warnings.length = 0;
+          make({ baseUrl });
+          assert.equal(warnings.length, 1, baseUrl);
+          assert.match(warnings[0], /^\[connect-provider\] baseUrl http:\/\/.* is plain http on a host that is not loopback/);
+        }
+      } finally {
+        console.warn = original;
+      }
+    });
+  });
+
+  describe("what the browser sees of the platform's text (the scrubber)", () => {
+    const KEY = 'sk+Live/Key=9Zq~Abc.Def';
+    /** The detail the browser gets when the platform refuses a request with `text` as its detail. */
+    async function seen(handler: ConnectHandler, text: string): Promise<string> {
+      platform.reply = () => problemReply(400, { detail: text });
+      return (await problemOf(await call(handler, '/connections/c1'), 400)).detail;
+    }
+    /** A handler whose platform has another address, reached through a fetch that maps it to the double. */
+    const behind = (baseUrl: string) =>
+      make({
+        apiKey: KEY,
+        baseUrl,
+        fetch: (input, init) => {
+          const url = String(input instanceof Request ? input.url : input);
+          return fetch(url.replace(new URL(baseUrl).origin, platform.url), init);
+        },
+      });
+
+    it('hides the key in any case, URL-encoded, in hex, and any run of 12 of its characters, but not a run of 11', async () => {
+      const handler = make({ apiKey: KEY });
+      assert.equal(await seen(handler, `a ${KEY.toUpperCase()} b ${KEY.toLowerCase()} c`), 'a [redacted] b [redacted] c');
+      assert.equal(await seen(handler, `q=${encodeURIComponent(KEY)}&r=1`), 'q=[redacted]&r=1');
+      const hex = Buffer.from(KEY).toString('hex');
+      assert.equal(await seen(handler, `hex ${hex} HEX ${hex.toUpperCase()}.`), 'hex [redacted] HEX [redacted].');
+      assert.equal(await seen(handler, `part x${KEY.slice(5, 17)}y`), 'part x[redacted]y');
+      assert.equal(await seen(handler, `short ${KEY.slice(0, 11)} and ${KEY.slice(12)}`), `short ${KEY.slice(0, 11)} and ${KEY.slice(12)}`);
+    });
+
+    it('hides the key base64-encoded, standard and URL-safe, at each byte alignment', async () => {
+      const handler = make({ apiKey: KEY });
+      for (const prefix of ['', 'a', 'ab', 'abc']) {
+        for (const encoding of ['base64', 'base64url'] as const) {
+          const encoded = Buffer.from(`${prefix}${KEY}!`).toString(encoding);
+          const detail = await seen(handler, `token ${encoded} end`);
+          assert.match(detail, /^token \S*\[redacted\]\S* end$/, `${prefix} ${encoding}: ${detail}`);
+          assert.ok(detail.length < encoded.length, `${prefix} ${encoding}: ${detail}`);
+        }
+      }
+      // Base64 is case-sensitive: the same letters in another case are not the key.
+      const other = Buffer.from(KEY).toString('base64').replace(/=+$/, '').toLowerCase();
+      assert.equal(await seen(handler, other), other);
+    });
+
+    it("hides the platform's host and port in any form, an explicit port also as a bare number", async () => {
+      const handler = make();
+      const { hostname, port, host } = new URL(platform.url);
+      assert.equal(await seen(handler, `host ${hostname} and ${host} then`), 'host [redacted] and [redacted] [redacted] then');
+      assert.equal(await seen(handler, `port ${port}, ${port}5, 1${port} and .${port}`), `port [redacted], ${port}5, 1${port} and .${port}`);
+      assert.equal(await seen(handler, `encoded ${encodeURIComponent(`x:${port}`)}`), 'encoded x [redacted]');
+      assert.equal(await seen(handler, `see ${platform.url}/v1/x?key=1 or ftp://files.example/a, then`), 'see [url] or [url] then');
+    });
+
+    it('hides an IPv6 platform in its compressed, expanded and short forms, with or without brackets', async () => {
+      const handler = behind('http://[::1]:4010/v1');
+      assert.equal(
+        await seen(handler, 'at ::1 or [::1] or 0000:0000:0000:0000:0000:0000:0000:0001 or 0:0:0:0:0:0:0:1 end'),
+        'at [redacted] or [redacted] or [redacted] or [redacted] end',
+      );
+      assert.equal(await seen(handler, 'port 4010 or :4010 or %3A4010'), 'port [redacted] or [redacted] or [redacted]');
+    });
+
+    it('hides an implicit port only after a colon', async () => {
+      const handler = behind('https://Platform.Example/v1');
+      assert.equal(
+        await seen(handler, 'PLATFORM.example:443 and 443 apples and platform.example%3a443'),
+        '[redacted] [redacted] and 443 apples and [redacted] [redacted]',
+      );
+    });
+
+    it('removes stack frames and control characters, folds runs of spaces, and cuts at 500 characters', async () => {
+      const handler = make();
+      assert.equal(
+        await seen(
+          handler,
+          'boom\n    at handler (/srv/app/routes.js:41:13)\n    at async Promise.all (index 0)\n    at node:internal/process/task_queues:95:5 end',
+        ),
+        'boom end',
+      );
+      assert.equal(await seen(handler, 'C:\\srv\\app.js:12:5 and at Array.map (native) done'), 'and done');
+      assert.equal(await seen(handler, 'a\u0001b\u007fc\u0000d   e\tf'), 'a b c d e\tf');
+      const long = await seen(handler, 'w'.repeat(600));
+      assert.equal(long, `${'w'.repeat(499)}…`);
+      assert.equal(await seen(handler, 'v'.repeat(500)), 'v'.repeat(500));
+    });
+  });
 });
