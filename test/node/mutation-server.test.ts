@@ -86,7 +86,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe('CORS for allowedOrigins', () => {
-    it('answers a preflight with the methods, the asked headers (content-type by default) and a 10-minute cache', async () => {
+    it('answers a preflight with the methods, the asked headers (content-type by default) and a 10-minute cache', { timeout: 10_000 }, async () => {
       const handler = make({ allowedOrigins: ['https://spa.example'] });
       const preflight = (headers: Record<string, string>) =>
         call(handler, '/oauth-connect', {
@@ -112,7 +112,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(asked().length, 0, 'a preflight never reaches the platform');
     });
 
-    it("lets an allowed origin read every answer, its problems too, with credentials", async () => {
+    it("lets an allowed origin read every answer, its problems too, with credentials", { timeout: 10_000 }, async () => {
       const handler = make({ allowedOrigins: ['https://spa.example', 'https://admin.example'] });
       const headers = { origin: 'https://admin.example', 'sec-fetch-site': 'cross-site' };
       const ok = await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' }, headers });
@@ -139,7 +139,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe('origin checks', () => {
-    it('refuses an Origin that does not parse, and a same-host Origin the browser marks cross-site', async () => {
+    it('refuses an Origin that does not parse, and a same-host Origin the browser marks cross-site', { timeout: 10_000 }, async () => {
       const handler = make();
       const bad = await problemOf(await call(handler, '/connections/conn_1', { headers: { origin: 'not a url' } }), 403);
       assert.equal(bad.type, 'urn:connect-provider:problem:forbidden-origin');
@@ -153,7 +153,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(asked().length, 0, 'a refused request never reaches the platform');
     });
 
-    it('serves an Origin on the Host header or on any host of an X-Forwarded-Host chain, in any case', async () => {
+    it('serves an Origin on the Host header or on any host of an X-Forwarded-Host chain, in any case', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = () => ({ body: sampleConnection({ id: 'conn_1' }) });
       const cases: Array<[Record<string, string>, number]> = [
@@ -170,7 +170,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       }
     });
 
-    it('refuses a Host that is not plain with the bad-host problem, before anything else', async () => {
+    it('refuses a Host that is not plain with the bad-host problem, before anything else', { timeout: 10_000 }, async () => {
       const handler = make();
       const body = await problemOf(
         await call(handler, '/connections/conn_1', { headers: { host: 'app.test/x', origin: 'https://evil.example' } }),
@@ -191,7 +191,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
     const connect = (handler: ConnectHandler, body: unknown) => call(handler, '/oauth-connect', { method: 'POST', body });
     const sent = () => JSON.parse(asked().at(-1)!.body);
 
-    it('bounds provider and each hint at 512 characters, and forwards what fits', async () => {
+    it('bounds provider and each hint at 512 characters, and forwards what fits', { timeout: 10_000 }, async () => {
       const handler = make();
       const long = 'p'.repeat(512);
       assert.equal((await connect(handler, { provider: long, providerWorkspaceRef: long, providerAppId: long })).status, 200);
@@ -214,7 +214,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(asked().length, before, 'nothing refused reaches the platform');
     });
 
-    it('drops empty and null hints, refuses hints and ignored fields that are not strings, echoing short values only', async () => {
+    it('drops empty and null hints, refuses hints and ignored fields that are not strings, echoing short values only', { timeout: 10_000 }, async () => {
       const handler = make();
       assert.equal(
         (await connect(handler, { provider: 'slack', providerWorkspaceRef: '', providerAppId: null, groupRef: 'evil', providerMetadata: null }))
@@ -249,7 +249,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       );
     });
 
-    it('takes providerMetadata up to exactly 5 levels, 200 keys and items, and 4096 bytes of JSON', async () => {
+    it('takes providerMetadata up to exactly 5 levels, 200 keys and items, and 4096 bytes of JSON', { timeout: 10_000 }, async () => {
       const handler = make();
       const nest = (levels: number) => {
         let value: Record<string, unknown> = { leaf: 1 };
@@ -287,7 +287,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe('connection IDs and the provider query', () => {
-    it('answers 404 without asking the platform for an ID that is empty, too long, undecodable or holds a control character', async () => {
+    it('answers 404 without asking the platform for an ID that is empty, too long, undecodable or holds a control character', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = (request) =>
         request.method === 'PATCH' ? urlReply('https://consent.example/u') : { body: sampleConnection({ id: 'x' }) };
@@ -308,7 +308,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(asked().at(-1)!.path, '/v1/projects/demo/connections/a%20b%2Fc:oauth-update', 'decoded, then encoded again');
     });
 
-    it('refuses a provider query that is blank, too long or holds a control character; forwards one that fits', async () => {
+    it('refuses a provider query that is blank, too long or holds a control character; forwards one that fits', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = () => ({ body: [] });
       for (const query of ['', '%20%20', 'a%01', 'a%7F', 'p'.repeat(513)]) {
@@ -324,7 +324,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.ok(!('provider' in asked()[1].query), 'no provider asked: any provider');
     });
 
-    it('answers a provider outside the allow-list with provider-not-allowed, in the body or the query', async () => {
+    it('answers a provider outside the allow-list with provider-not-allowed, in the body or the query', { timeout: 10_000 }, async () => {
       const handler = make({ providers: ['slack'] });
       platform.reply = () => ({ body: [] });
       const listed = await problemOf(await call(handler, '/connections?provider=notion'), 400);
@@ -345,7 +345,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe("the platform's failures", () => {
-    it('answers a 400 or 422 as a validation problem, with a default detail when the platform gives none', async () => {
+    it('answers a 400 or 422 as a validation problem, with a default detail when the platform gives none', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = () => problemReply(422, { detail: 'provider unknown' });
       const unprocessable = await problemOf(
@@ -363,7 +363,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.deepEqual(errors, [], "the browser's mistakes are not the server's");
     });
 
-    it("keeps at most 20 issues about the body, and an issue's value only when it is the browser's own", async () => {
+    it("keeps at most 20 issues about the body, and an issue's value only when it is the browser's own", { timeout: 10_000 }, async () => {
       const handler = make();
       const body = {
         provider: 'slack',
@@ -402,7 +402,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(problem.issues.at(-1).name, 'f8');
     });
 
-    it("never echoes the browser's own value when it holds the key or the platform's address", async () => {
+    it("never echoes the browser's own value when it holds the key or the platform's address", { timeout: 10_000 }, async () => {
       const handler = make();
       const host = new URL(platform.url).host;
       platform.reply = () =>
@@ -425,7 +425,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       ]);
     });
 
-    it('answers 429 retryable, passing Retry-After in whole seconds up to an hour', async () => {
+    it('answers 429 retryable, passing Retry-After in whole seconds up to an hour', { timeout: 10_000 }, async () => {
       const handler = make();
       for (const [retryAfter, passed] of [
         ['7200', '3600'],
@@ -449,7 +449,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.deepEqual(errors, [], 'rate limiting is not a failure of the server');
     });
 
-    it('maps the 5xx family: 503 retryable, other statuses 502 retryable only when the platform says, 401/403 never', async () => {
+    it('maps the 5xx family: 503 retryable, other statuses 502 retryable only when the platform says, 401/403 never', { timeout: 10_000 }, async () => {
       const handler = make();
       const cases: Array<[Reply, number, string, string, boolean, string]> = [
         [problemReply(503), 503, 'urn:connect-provider:problem:upstream', 'Service Unavailable', true, 'the platform answered 503'],
@@ -476,7 +476,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       }
     });
 
-    it('answers 502 retryable when the platform cannot be reached, 504 when it is too slow', async () => {
+    it('answers 502 retryable when the platform cannot be reached, 504 when it is too slow', { timeout: 10_000 }, async () => {
       const gone = await startTestServer();
       await gone.close();
       const unreachable = make({ baseUrl: `${gone.url}/v1` });
@@ -513,7 +513,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe("the platform's connections", () => {
-    it('keeps strings up to 2048 characters, timestamps that parse up to 64, enum values the spec has, scopes within bounds', async () => {
+    it('keeps strings up to 2048 characters, timestamps that parse up to 64, enum values the spec has, scopes within bounds', { timeout: 10_000 }, async () => {
       const handler = make();
       const long = 'i'.repeat(2048);
       const stamp64 = `2026-01-01T00:00:00.${'0'.repeat(43)}Z`;
@@ -566,7 +566,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.deepEqual((await (await call(handler, '/connections/conn_1')).json()).providerApp, { id: 'app' });
     });
 
-    it('lists newest first, those without a creation time last, only the asked provider, whatever the platform sends', async () => {
+    it('lists newest first, those without a creation time last, only the asked provider, whatever the platform sends', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = () => ({
         body: [
@@ -582,7 +582,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.deepEqual(asked()[0].query, { groupRef: 'acme', provider: 'slack' }, "the group's connections, of any consumer");
     });
 
-    it('answers 502 and tells the server when the list is not an array', async () => {
+    it('answers 502 and tells the server when the list is not an array', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = () => ({ body: { connections: [sampleConnection()] } });
       const body = await problemOf(await call(handler, '/connections'), 502);
@@ -595,7 +595,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe('a missing connection or a wrong project', () => {
-    it('asks once, with the caller group and consumer, whether the project exists, and trusts a yes for 5 minutes', async () => {
+    it('asks once, with the caller group and consumer, whether the project exists, and trusts a yes for 5 minutes', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = (request) => (request.path.endsWith('/connections') ? { body: [] } : problemReply(404));
       for (let i = 0; i < 3; i++) await problemOf(await call(handler, '/connections/gone'), 404);
@@ -607,7 +607,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.deepEqual(errors, []);
     });
 
-    it('keeps a 404 a missing connection when the project check fails for another reason, and does not trust that', async () => {
+    it('keeps a 404 a missing connection when the project check fails for another reason, and does not trust that', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = (request) => (request.path.endsWith('/connections') ? problemReply(500) : problemReply(404));
       for (let i = 0; i < 2; i++) assert.equal((await problemOf(await call(handler, '/connections/gone'), 404)).detail, 'no such connection');
@@ -615,7 +615,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.deepEqual(errors, []);
     });
 
-    it('names the project and the operation in the log of a misconfiguration, never the key', async () => {
+    it('names the project and the operation in the log of a misconfiguration, never the key', { timeout: 10_000 }, async () => {
       const handler = make({ project: 'acme-prod' });
       platform.reply = () => problemReply(404);
       const body = await problemOf(await call(handler, '/connections/gone'), 502);
@@ -631,7 +631,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe('routes, methods and who is calling', () => {
-    it('serves each route with or without a trailing slash, and nothing past it', async () => {
+    it('serves each route with or without a trailing slash, and nothing past it', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = (request) => {
         if (request.method !== 'GET') return urlReply('https://consent.example/u');
@@ -653,7 +653,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       }
     });
 
-    it('answers 405 naming the one allowed method of each route', async () => {
+    it('answers 405 naming the one allowed method of each route', { timeout: 10_000 }, async () => {
       const handler = make();
       for (const [path, allowed] of [
         ['/connections/c1:oauth-update', 'PATCH'],
@@ -669,7 +669,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(asked().length, 0);
     });
 
-    it("forwards the user's names only when authorize() gives them", async () => {
+    it("forwards the user's names only when authorize() gives them", { timeout: 10_000 }, async () => {
       user = { ...ADA, groupName: 'Acme Inc.', consumerName: 'Ada' };
       const handler = make();
       await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } });
@@ -682,7 +682,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.ok(!('groupName' in unnamed) && !('consumerName' in unnamed), asked()[1].body);
     });
 
-    it('answers 500 and tells the server when authorize() returns a user it cannot use', async () => {
+    it('answers 500 and tells the server when authorize() returns a user it cannot use', { timeout: 10_000 }, async () => {
       const handler = make();
       const long = 'g'.repeat(513);
       const unusable: unknown[] = [
@@ -719,7 +719,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       await problemOf(await call(handler, '/connections/c1'), 401);
     });
 
-    it('logs what authorize() threw on one line: its name and first line, or its type', async () => {
+    it('logs what authorize() threw on one line: its name and first line, or its type', { timeout: 10_000 }, async () => {
       let thrown: unknown = new RangeError(`session store down\n${'x'.repeat(300)}`);
       const handler = make({
         authorize: () => {
@@ -737,7 +737,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(errors[2].message, `GET /connections/c1 answered 500: authorize() threw Error: ${'z'.repeat(239)}…`);
     });
 
-    it('answers 500 "the connect handler failed" for an unexpected error, and tells the server', async () => {
+    it('answers 500 "the connect handler failed" for an unexpected error, and tells the server', { timeout: 10_000 }, async () => {
       user = {
         consumerRef: 'u',
         get groupRef(): string {
@@ -754,7 +754,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe('what the server is told (onError)', () => {
-    it('gives method, path and status, hides the key in any case, keeps one line and at most 200 characters of path', async () => {
+    it('gives method, path and status, hides the key in any case, keeps one line and at most 200 characters of path', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = () => problemReply(500, { title: `Broken ${API_KEY.toUpperCase()}`, detail: `first line ${API_KEY}\nsecond line` });
       const path = `/connections/${'c'.repeat(300)}`;
@@ -771,7 +771,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       );
     });
 
-    it('answers the same when the logger throws', async () => {
+    it('answers the same when the logger throws', { timeout: 10_000 }, async () => {
       const handler = make({
         onError: () => {
           throw new Error('logger down');
@@ -782,7 +782,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(body.detail, 'the platform answered 500');
     });
 
-    it('tells nothing and answers 499 when the browser went away before the platform answered', async () => {
+    it('tells nothing and answers 499 when the browser went away before the platform answered', { timeout: 10_000 }, async () => {
       const handler = make();
       const controller = new AbortController();
       // The browser leaves while the platform looks the connection up.
@@ -805,7 +805,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
   });
 
   describe('options', () => {
-    it('reads bodies up to bodyLimit bytes (16384 by default) and answers 413 past it', async () => {
+    it('reads bodies up to bodyLimit bytes (16384 by default) and answers 413 past it', { timeout: 10_000 }, async () => {
       const padded = (bytes: number) => {
         const json = '{"provider":"slack"}';
         return json + ' '.repeat(bytes - json.length);
@@ -819,7 +819,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       await problemOf(await call(small, '/oauth-connect', { method: 'POST', body: padded(101) }), 413);
     });
 
-    it('takes whole numbers from 1 up to the bounds for bodyLimit (1 MiB) and timeoutMs (10 minutes)', () => {
+    it('takes whole numbers from 1 up to the bounds for bodyLimit (1 MiB) and timeoutMs (10 minutes)', { timeout: 10_000 }, () => {
       for (const options of [{ bodyLimit: 1 }, { bodyLimit: 1024 * 1024 }, { timeoutMs: 1 }, { timeoutMs: 600000 }]) {
         assert.equal(typeof make(options), 'function', JSON.stringify(options));
       }
@@ -836,7 +836,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       }
     });
 
-    it('refuses provider names that are blank, and origins that are not exactly scheme, host and port', () => {
+    it('refuses provider names that are blank, and origins that are not exactly scheme, host and port', { timeout: 10_000 }, () => {
       const refused: Array<[Partial<ConnectHandlerOptions>, RegExp]> = [
         [{ providers: ['slack', '  '] }, /providers must hold provider names \(non-empty strings\), got the string " {2}"/],
         [{ allowedOrigins: ['https://spa.example/app'] }, /allowedOrigins\[0\] must be an origin/],
@@ -871,14 +871,14 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       }
     });
 
-    it('answers with messageOrigin when given, and reaches the platform under a baseUrl that ends in a slash', async () => {
+    it('answers with messageOrigin when given, and reaches the platform under a baseUrl that ends in a slash', { timeout: 10_000 }, async () => {
       const handler = make({ messageOrigin: 'https://consent.example', baseUrl: `${platform.url}/v1/` });
       const answer = await (await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).json();
       assert.deepEqual(answer, { url: 'https://consent.example/start', messageOrigin: 'https://consent.example' });
       assert.equal(asked()[0].path, '/v1/oauth-connect');
     });
 
-    it('retries a failing platform twice by default, and not at all with retry: false', async () => {
+    it('retries a failing platform twice by default, and not at all with retry: false', { timeout: 10_000 }, async () => {
       platform.reply = () => problemReply(503, {}, { 'retry-after': '0' });
       await problemOf(await call(make({ retry: undefined }), '/connections/c1'), 503);
       assert.equal(asked().length, 3);
@@ -892,7 +892,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(asked().length, 1);
     });
 
-    it('warns at start-up only for plain http off loopback', () => {
+    it('warns at start-up only for plain http off loopback', { timeout: 10_000 }, () => {
       const warnings: string[] = [];
       const original = console.warn;
       console.warn = (line: string) => warnings.push(line);
@@ -908,7 +908,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
           make({ baseUrl });
           assert.deepEqual(warnings, [], baseUrl);
         }
-        for (const baseUrl of ['http://platform.example/v1', 'http://127.0.0.1.nip.io/v1', 'http://localhostx/v1', 'http://[::2]/v1']) {
+        for (const baseUrl of ['http://platform.example/v1', 'http://127.0.0.1.nip.io/v1', 'http://localhostx/v1', 'http://notlocalhost/v1', 'http://[::2]/v1']) {
           warnings.length = 0;
           make({ baseUrl });
           assert.equal(warnings.length, 1, baseUrl);
@@ -938,7 +938,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
         },
       });
 
-    it('hides the key in any case, URL-encoded, in hex, and any run of 12 of its characters, but not a run of 11', async () => {
+    it('hides the key in any case, URL-encoded, in hex, and any run of 12 of its characters, but not a run of 11', { timeout: 10_000 }, async () => {
       const handler = make({ apiKey: KEY });
       assert.equal(await seen(handler, `a ${KEY.toUpperCase()} b ${KEY.toLowerCase()} c`), 'a [redacted] b [redacted] c');
       assert.equal(await seen(handler, `q=${encodeURIComponent(KEY)}&r=1`), 'q=[redacted]&r=1');
@@ -948,7 +948,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(await seen(handler, `short ${KEY.slice(0, 11)} and ${KEY.slice(12)}`), `short ${KEY.slice(0, 11)} and ${KEY.slice(12)}`);
     });
 
-    it('hides the key base64-encoded, standard and URL-safe, at each byte alignment', async () => {
+    it('hides the key base64-encoded, standard and URL-safe, at each byte alignment', { timeout: 10_000 }, async () => {
       const handler = make({ apiKey: KEY });
       for (const prefix of ['', 'a', 'ab', 'abc']) {
         for (const encoding of ['base64', 'base64url'] as const) {
@@ -963,7 +963,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(await seen(handler, other), other);
     });
 
-    it("hides the platform's host and port in any form, an explicit port also as a bare number", async () => {
+    it("hides the platform's host and port in any form, an explicit port also as a bare number", { timeout: 10_000 }, async () => {
       const handler = make();
       const { hostname, port, host } = new URL(platform.url);
       assert.equal(await seen(handler, `host ${hostname} and ${host} then`), 'host [redacted] and [redacted] [redacted] then');
@@ -972,7 +972,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(await seen(handler, `see ${platform.url}/v1/x?key=1 or ftp://files.example/a, then`), 'see [url] or [url] then');
     });
 
-    it('hides an IPv6 platform in its compressed, expanded and short forms, with or without brackets', async () => {
+    it('hides an IPv6 platform in its compressed, expanded and short forms, with or without brackets', { timeout: 10_000 }, async () => {
       const handler = behind('http://[::1]:4010/v1');
       assert.equal(
         await seen(handler, 'at ::1 or [::1] or 0000:0000:0000:0000:0000:0000:0000:0001 or 0:0:0:0:0:0:0:1 end'),
@@ -981,7 +981,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(await seen(handler, 'port 4010 or :4010 or %3A4010'), 'port [redacted] or [redacted] or [redacted]');
     });
 
-    it('hides an implicit port only after a colon', async () => {
+    it('hides an implicit port only after a colon', { timeout: 10_000 }, async () => {
       const handler = behind('https://Platform.Example/v1');
       assert.equal(
         await seen(handler, 'PLATFORM.example:443 and 443 apples and platform.example%3a443'),
@@ -989,7 +989,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       );
     });
 
-    it('removes stack frames and control characters, folds runs of spaces, and cuts at 500 characters', async () => {
+    it('removes stack frames and control characters, folds runs of spaces, and cuts at 500 characters', { timeout: 10_000 }, async () => {
       const handler = make();
       assert.equal(
         await seen(
