@@ -598,7 +598,10 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
     it('asks once, with the caller group and consumer, whether the project exists, and trusts a yes for 5 minutes', { timeout: 10_000 }, async () => {
       const handler = make();
       platform.reply = (request) => (request.path.endsWith('/connections') ? { body: [] } : problemReply(404));
-      for (let i = 0; i < 3; i++) await problemOf(await call(handler, '/connections/gone'), 404);
+      for (let i = 0; i < 3; i++) {
+        await problemOf(await call(handler, '/connections/gone'), 404);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       assert.deepEqual(
         asked().map((r) => r.path),
         ['/v1/projects/demo/connections/gone', '/v1/projects/demo/connections', '/v1/projects/demo/connections/gone', '/v1/projects/demo/connections/gone'],
