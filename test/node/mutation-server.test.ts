@@ -217,13 +217,17 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
     it('drops empty and null hints, refuses hints and ignored fields that are not strings, echoing short values only', { timeout: 10_000 }, async () => {
       const handler = make();
       assert.equal(
-        (await connect(handler, { provider: 'slack', providerWorkspaceRef: '', providerAppId: null, groupRef: 'evil', providerMetadata: null }))
+        (await connect(handler, { provider: 'slack', providerWorkspaceRef: '', providerAppId: null, groupRef: null, consumerName: null, providerMetadata: null }))
           .status,
         200,
       );
       assert.deepEqual(sent(), { projectId: 'demo', provider: 'slack', groupRef: 'acme', consumerRef: 'user-ada' });
+      assert.equal((await connect(handler, { provider: 'slack', groupRef: 'evil', consumerRef: 'mallory' })).status, 200);
+      assert.equal(sent().groupRef, 'acme', 'group and consumer come from authorize(), never from the body');
       const cases: Array<[Record<string, unknown>, string, unknown]> = [
         [{ provider: '   ' }, 'provider', '   '],
+        [{ provider: ' '.repeat(512) }, 'provider', ' '.repeat(512)],
+        [{ provider: ' '.repeat(513) }, 'provider', undefined],
         [{ provider: 7 }, 'provider', 7],
         [{ provider: false }, 'provider', false],
         [{ provider: { name: 'slack' } }, 'provider', undefined],
@@ -242,11 +246,14 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
         assert.equal('value' in problem.issues[0], value !== undefined, JSON.stringify(body));
       }
       assert.equal((await problemOf(await connect(handler, { provider: 7 }), 400)).detail, 'provider is required');
-      const root = await problemOf(await connect(handler, 'null'), 400);
-      assert.deepEqual(
-        root.issues.map((i: { name: string }) => i.name),
-        ['(root)'],
-      );
+      const wrongType = await problemOf(await connect(handler, { provider: 'slack', providerAppId: 7 }), 400);
+      assert.equal(wrongType.detail, 'providerAppId must be a string');
+      assert.equal(wrongType.issues[0].detail, 'must be a string');
+      for (const text of ['null', '"slack"', '[{"provider":"slack"}]', '7']) {
+        const root = await problemOf(await connect(handler, text), 400);
+        assert.equal(root.detail, '(root) must be a JSON object', text);
+        assert.deepEqual(root.issues, [{ detail: 'must be a JSON object', in: 'body', name: '(root)' }], text);
+      }
     });
 
     it('takes providerMetadata up to exactly 5 levels, 200 keys and items, and 4096 bytes of JSON', { timeout: 10_000 }, async () => {
@@ -263,6 +270,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
         ['200 keys', keys(200)],
         ['199 keys and an array of 1', { ...keys(198), list: [1] }],
         ['4096 bytes', { a: 'x'.repeat(4088) }],
+        ['nulls', { a: null, b: [null, 1], c: { d: null } }],
       ];
       for (const [name, providerMetadata] of fits) {
         assert.equal((await connect(handler, { provider: 'slack', providerMetadata })).status, 200, name);
@@ -338,6 +346,8 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       assert.equal(connected.type, 'urn:connect-provider:problem:provider-not-allowed');
       assert.equal(connected.title, 'Provider not allowed');
       assert.deepEqual(connected.issues, [{ detail: 'is not offered by this app', in: 'body', name: 'provider', value: 'notion' }]);
+      assert.equal(connected.detail, 'provider notion is not offered by this app');
+      assert.equal(listed.detail, 'provider notion is not offered by this app');
       assert.equal(asked().length, 0);
       assert.equal((await call(handler, '/connections?provider=slack')).status, 200);
       assert.equal(asked()[0].query.provider, 'slack');
@@ -512,6 +522,28 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
     });
   });
 
+  describe("the platform's URLs", () => {
+    it('refuses a URL with a user name or a password alone, naming its scheme in the log', { timeout: 10_000 }, async () => {
+      const handler = make();
+      for (const [url, scheme] of [
+        ['https://user@consent.example/x', 'https'],
+        ['https://:secret@consent.example/x', 'https'],
+        ['javascript:alert(1)', 'javascript'],
+        ['no scheme at all', 'none'],
+      ]) {
+        platform.reply = () => urlReply(url);
+        errors.length = 0;
+        const body = await problemOf(await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } }), 502);
+        assert.deepEqual(
+          { type: body.type, title: body.title, retryable: body.retryable },
+          { type: 'urn:connect-provider:problem:unusable-url', title: 'Bad Gateway', retryable: false },
+        );
+        assert.equal(errors[0].message, `POST /oauth-connect answered 502: platform oauth-connect answered an unusable URL (scheme ${scheme}:)`);
+        assert.equal(errors[0].kind, 'platform');
+      }
+    });
+  });
+
   describe("the platform's connections", () => {
     it('keeps strings up to 2048 characters, timestamps that parse up to 64, enum values the spec has, scopes within bounds', { timeout: 10_000 }, async () => {
       const handler = make();
@@ -563,6 +595,8 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       platform.reply = () => ({
         body: { ...sampleConnection({ id: 'conn_1' }), providerApp: { id: 'app', scopes: Array.from({ length: 257 }, () => ['a']) } },
       });
+      assert.deepEqual((await (await call(handler, '/connections/conn_1')).json()).providerApp, { id: 'app' });
+      platform.reply = () => ({ body: { ...sampleConnection({ id: 'conn_1' }), providerApp: { id: 'app', scopes: 'read write' } } });
       assert.deepEqual((await (await call(handler, '/connections/conn_1')).json()).providerApp, { id: 'app' });
     });
 
@@ -669,6 +703,8 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
         const body = await problemOf(response, 405);
         assert.equal(body.detail, `PUT is not allowed here; allowed: ${allowed}`);
       }
+      const long = await problemOf(await call(handler, '/connections', { method: 'PROPFIND-PROPFIND-PROPFIND' }), 405);
+      assert.equal(long.detail, 'PROPFIND-PROPFIND-PR is not allowed here; allowed: GET');
       assert.equal(asked().length, 0);
     });
 
@@ -735,6 +771,10 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
       thrown = `session ${'y'.repeat(300)}`;
       await problemOf(await call(handler, '/connections/c1'), 500);
       assert.equal(errors[1].message, 'GET /connections/c1 answered 500: authorize() threw string');
+      thrown = new Error(`sessions unreachable with ${API_KEY.toLowerCase()} and ${API_KEY}`);
+      await problemOf(await call(handler, '/connections/c1'), 500);
+      assert.equal(errors.at(-1)!.message, 'GET /connections/c1 answered 500: authorize() threw Error: sessions unreachable with [redacted] and [redacted]');
+      errors.splice(2);
       thrown = new Error('z'.repeat(300));
       await problemOf(await call(handler, '/connections/c1'), 500);
       assert.equal(errors[2].message, `GET /connections/c1 answered 500: authorize() threw Error: ${'z'.repeat(239)}…`);
@@ -772,6 +812,16 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
         info.message,
         `GET ${path.slice(0, 200)} answered 502: platform get-connection answered 500 Broken [redacted]: first line [redacted]`,
       );
+    });
+
+    it("logs the first 160 characters of the platform's detail, and what the client says when there is no answer", { timeout: 10_000 }, async () => {
+      const handler = make();
+      platform.reply = () => problemReply(500, { title: 'Down', detail: 'd'.repeat(300) });
+      await problemOf(await call(handler, '/connections/c1'), 502);
+      assert.equal(errors[0].message, `GET /connections/c1 answered 502: platform get-connection answered 500 Down: ${'d'.repeat(159)}…`);
+      platform.reply = () => ({ body: 'not json' });
+      await problemOf(await call(handler, '/connections/c1'), 502);
+      assert.match(errors[1].message, /^GET \/connections\/c1 answered 502: platform get-connection the answer to GET .* is not JSON$/);
     });
 
     it('answers the same when the logger throws', { timeout: 10_000 }, async () => {
@@ -854,6 +904,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
         [{ baseUrl: 'https://platform.example/v1#x' }, /must not hold credentials, a query or a fragment/],
         [{ baseUrl: 'https://:pw@platform.example/v1' }, /must not hold credentials/],
         [{ baseUrl: 'https://platform.example/api/v2/' }, /did you mean "https:\/\/platform.example\/api\/v2\/v1"\?/],
+        [{ baseUrl: 'https://platform.example/v10' }, /baseUrl must end in \/v1/],
         [{ retry: null as never }, /retry must be false or an object like \{ retries: 2 \}, got null/],
         [{ retry: [] as never }, /retry must be false or an object/],
       ];
