@@ -43,7 +43,7 @@ function raw(port: number, text: string): Promise<string> {
 /** The payload of a complete chunked body; throws when its last chunk is missing. */
 function dechunk(body: string): string {
   let out = '';
-  for (let rest = body; ; ) {
+  for (let rest = body; ;) {
     const lineEnd = rest.indexOf('\r\n');
     const size = parseInt(rest.slice(0, lineEnd), 16);
     if (lineEnd < 0 || Number.isNaN(size)) throw new Error(`not a complete chunked body: ${JSON.stringify(body)}`);
@@ -58,7 +58,10 @@ describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () 
   let handler: ConnectHandler;
 
   before(async () => {
-    platform = await startTestServer(() => ({ headers: { 'content-type': 'text/plain' }, body: 'https://consent.example/s' }));
+    platform = await startTestServer(() => ({
+      headers: { 'content-type': 'text/plain' },
+      body: 'https://consent.example/s',
+    }));
     handler = createConnectHandler({
       apiKey: 'http-test-key',
       baseUrl: `${platform.url}/v1`,
@@ -97,29 +100,48 @@ describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () 
     }
   });
 
-  it('answers 415 with Accept for any other type, naming it, or the header to send when there is none', { timeout: 10_000 }, async () => {
-    for (const type of ['text/plain', 'application/jsonx', 'text/json', 'application/json-seq', 'xapplication/json', 'application/+json']) {
-      const response = await post('{"provider":"slack"}', { 'content-type': type });
-      assert.equal(response.headers.get('accept'), 'application/json', type);
-      const body = await problemOf(response, 415);
-      assert.equal(body.detail, `expected a JSON body (application/json), got ${type}`);
-      assert.equal(body.type, 'about:blank');
-      assert.equal(body.title, 'Unsupported Media Type');
-    }
-    const untyped = await problemOf(await post(new TextEncoder().encode('{"provider":"slack"}')), 415);
-    assert.equal(untyped.detail, 'expected a JSON body with Content-Type: application/json');
-  });
+  it(
+    'answers 415 with Accept for any other type, naming it, or the header to send when there is none',
+    { timeout: 10_000 },
+    async () => {
+      for (const type of [
+        'text/plain',
+        'application/jsonx',
+        'text/json',
+        'application/json-seq',
+        'xapplication/json',
+        'application/+json',
+      ]) {
+        const response = await post('{"provider":"slack"}', { 'content-type': type });
+        assert.equal(response.headers.get('accept'), 'application/json', type);
+        const body = await problemOf(response, 415);
+        assert.equal(body.detail, `expected a JSON body (application/json), got ${type}`);
+        assert.equal(body.type, 'about:blank');
+        assert.equal(body.title, 'Unsupported Media Type');
+      }
+      const untyped = await problemOf(await post(new TextEncoder().encode('{"provider":"slack"}')), 415);
+      assert.equal(untyped.detail, 'expected a JSON body with Content-Type: application/json');
+    },
+  );
 
-  it('answers 400 for an empty body, JSON that does not parse and bytes that are not UTF-8', { timeout: 10_000 }, async () => {
-    const json = { 'content-type': 'application/json' };
-    const before = platform.requests.length;
-    assert.equal((await problemOf(await post(undefined, json), 400)).detail, 'the JSON body is empty');
-    assert.equal((await problemOf(await post(' \n\t ', json), 400)).detail, 'the JSON body is empty');
-    assert.match((await problemOf(await post('{"provider":', json), 400)).detail, /^the body is not valid JSON: \S/);
-    const latin1 = new Uint8Array([...new TextEncoder().encode('{"provider":"sl'), 0xe9, ...new TextEncoder().encode('"}')]);
-    assert.equal((await problemOf(await post(latin1, json), 400)).detail, 'the body is not valid UTF-8');
-    assert.equal(platform.requests.length, before, 'nothing unreadable reaches the platform');
-  });
+  it(
+    'answers 400 for an empty body, JSON that does not parse and bytes that are not UTF-8',
+    { timeout: 10_000 },
+    async () => {
+      const json = { 'content-type': 'application/json' };
+      const before = platform.requests.length;
+      assert.equal((await problemOf(await post(undefined, json), 400)).detail, 'the JSON body is empty');
+      assert.equal((await problemOf(await post(' \n\t ', json), 400)).detail, 'the JSON body is empty');
+      assert.match((await problemOf(await post('{"provider":', json), 400)).detail, /^the body is not valid JSON: \S/);
+      const latin1 = new Uint8Array([
+        ...new TextEncoder().encode('{"provider":"sl'),
+        0xe9,
+        ...new TextEncoder().encode('"}'),
+      ]);
+      assert.equal((await problemOf(await post(latin1, json), 400)).detail, 'the body is not valid UTF-8');
+      assert.equal(platform.requests.length, before, 'nothing unreadable reaches the platform');
+    },
+  );
 
   it('reads up to bodyLimit bytes, streamed or declared, and answers 413 past it', { timeout: 10_000 }, async () => {
     const json = { 'content-type': 'application/json' };
@@ -159,16 +181,28 @@ describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () 
     assert.equal(declared.status, 413);
   });
 
-  it('titles a problem by its status and types it about:blank when it has no type of its own', { timeout: 10_000 }, async () => {
-    const missing = await handler(new Request(`${APP}/api/nothing`, { headers: { 'sec-fetch-site': 'same-origin' } }));
-    const body = await missing.json();
-    assert.equal(missing.headers.get('cache-control'), 'no-store');
-    assert.deepEqual(
-      { type: body.type, title: body.title, status: body.status, detail: body.detail, instance: body.instance },
-      { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such connect route', instance: `${APP}/api/nothing` },
-    );
-    assert.ok(!Number.isNaN(Date.parse(body.time)));
-  });
+  it(
+    'titles a problem by its status and types it about:blank when it has no type of its own',
+    { timeout: 10_000 },
+    async () => {
+      const missing = await handler(
+        new Request(`${APP}/api/nothing`, { headers: { 'sec-fetch-site': 'same-origin' } }),
+      );
+      const body = await missing.json();
+      assert.equal(missing.headers.get('cache-control'), 'no-store');
+      assert.deepEqual(
+        { type: body.type, title: body.title, status: body.status, detail: body.detail, instance: body.instance },
+        {
+          type: 'about:blank',
+          title: 'Not Found',
+          status: 404,
+          detail: 'no such connect route',
+          instance: `${APP}/api/nothing`,
+        },
+      );
+      assert.ok(!Number.isNaN(Date.parse(body.time)));
+    },
+  );
 });
 
 describe('toNodeListener (src/http/node.ts)', () => {
@@ -181,90 +215,113 @@ describe('toNodeListener (src/http/node.ts)', () => {
     return Response.json({ method: request.method, url: request.url, body });
   };
 
-  it('as middleware, hands next() the paths serves() refuses, and answers the others', { timeout: 10_000 }, async () => {
-    const listener = toNodeListener(echo, { serves: (path) => path.startsWith('/api/') });
-    const passed: string[] = [];
-    const server = createServer((req, res) =>
-      listener(req, res, () => {
-        passed.push(req.url ?? '');
-        res.writeHead(418).end('next');
-      }),
-    );
-    const { port, close } = await listen(server);
-    try {
-      const skipped = await fetch(`http://127.0.0.1:${port}/other/x?api/`);
-      assert.equal(skipped.status, 418);
-      assert.deepEqual(passed, ['/other/x?api/']);
-      const served = await fetch(`http://127.0.0.1:${port}/api/x?q=1`);
-      assert.equal(served.status, 200);
-      assert.equal((await served.json()).url, `http://127.0.0.1:${port}/api/x?q=1`);
-      assert.equal(passed.length, 1);
-    } finally {
-      await close();
-    }
-    // Without next(), it answers every path.
-    const alone = createServer(toNodeListener(echo, { serves: () => false }));
-    const standalone = await listen(alone);
-    try {
-      assert.equal((await fetch(`http://127.0.0.1:${standalone.port}/other`)).status, 200);
-    } finally {
-      await standalone.close();
-    }
-  });
-
-  it('builds the Request from the request line, the headers (repeated ones too) and the body', { timeout: 10_000 }, async () => {
-    const { port, close } = await listen(createServer(toNodeListener(echo)));
-    seen.length = 0;
-    try {
-      const answer = await raw(
-        port,
-        [
-          'POST /api/x?q=1 HTTP/1.1',
-          `Host: 127.0.0.1:${port}`,
-          'X-Trace: a',
-          'X-Trace: b',
-          'Content-Type: text/plain',
-          'Content-Length: 5',
-          'Connection: close',
-          '',
-          'hello',
-        ].join('\r\n'),
+  it(
+    'as middleware, hands next() the paths serves() refuses, and answers the others',
+    { timeout: 10_000 },
+    async () => {
+      const listener = toNodeListener(echo, { serves: (path) => path.startsWith('/api/') });
+      const passed: string[] = [];
+      const server = createServer((req, res) =>
+        listener(req, res, () => {
+          passed.push(req.url ?? '');
+          res.writeHead(418).end('next');
+        }),
       );
-      assert.match(answer, /^HTTP\/1\.1 200 /);
-      assert.equal(seen[0].url, `http://127.0.0.1:${port}/api/x?q=1`);
-      assert.equal(seen[0].method, 'POST');
-      assert.equal(seen[0].body, 'hello');
-      assert.equal(seen[0].headers.get('x-trace'), 'a, b');
-      // HTTP/1.0 without a Host header: the host is localhost.
-      const old = await raw(port, 'GET /api/y HTTP/1.0\r\n\r\n');
-      assert.match(old, /^HTTP\/1\.[01] 200 /);
-      assert.equal(seen[1].url, 'http://localhost/api/y');
-    } finally {
-      await close();
-    }
-  });
-
-  it('answers 400 for an X-Forwarded-Host or request target it cannot map, without calling the handler', { timeout: 10_000 }, async () => {
-    const { port, close } = await listen(createServer(toNodeListener(echo)));
-    seen.length = 0;
-    try {
-      const cases: Array<[string[], RegExp]> = [
-        [['GET /api/x HTTP/1.1', `Host: 127.0.0.1:${port}`, 'X-Forwarded-Host: a.example/x'], /X-Forwarded-Host header is not a plain/],
-        [['GET /api/x HTTP/1.1', `Host: 127.0.0.1:${port}`, 'X-Forwarded-Host: a.example', 'X-Forwarded-Host: b.example?'], /X-Forwarded-Host/],
-        [['GET ftp://a.example/api/x HTTP/1.1', `Host: 127.0.0.1:${port}`], /the request target is not a path/],
-        [['GET * HTTP/1.1', `Host: 127.0.0.1:${port}`], /the request target is not a path/],
-      ];
-      for (const [lines, detail] of cases) {
-        const answer = await raw(port, `${[...lines, 'Connection: close'].join('\r\n')}\r\n\r\n`);
-        assert.match(answer, /^HTTP\/1\.1 400 /, lines.join(' | '));
-        assert.match(answer, /content-type: application\/problem\+json/i);
-        assert.match(answer, detail, answer);
+      const { port, close } = await listen(server);
+      try {
+        const skipped = await fetch(`http://127.0.0.1:${port}/other/x?api/`);
+        assert.equal(skipped.status, 418);
+        assert.deepEqual(passed, ['/other/x?api/']);
+        const served = await fetch(`http://127.0.0.1:${port}/api/x?q=1`);
+        assert.equal(served.status, 200);
+        assert.equal((await served.json()).url, `http://127.0.0.1:${port}/api/x?q=1`);
+        assert.equal(passed.length, 1);
+      } finally {
+        await close();
       }
-      assert.equal(seen.length, 0);
-    } finally {
-      await close();
-    }
-  });
+      // Without next(), it answers every path.
+      const alone = createServer(toNodeListener(echo, { serves: () => false }));
+      const standalone = await listen(alone);
+      try {
+        assert.equal((await fetch(`http://127.0.0.1:${standalone.port}/other`)).status, 200);
+      } finally {
+        await standalone.close();
+      }
+    },
+  );
+
+  it(
+    'builds the Request from the request line, the headers (repeated ones too) and the body',
+    { timeout: 10_000 },
+    async () => {
+      const { port, close } = await listen(createServer(toNodeListener(echo)));
+      seen.length = 0;
+      try {
+        const answer = await raw(
+          port,
+          [
+            'POST /api/x?q=1 HTTP/1.1',
+            `Host: 127.0.0.1:${port}`,
+            'X-Trace: a',
+            'X-Trace: b',
+            'Content-Type: text/plain',
+            'Content-Length: 5',
+            'Connection: close',
+            '',
+            'hello',
+          ].join('\r\n'),
+        );
+        assert.match(answer, /^HTTP\/1\.1 200 /);
+        assert.equal(seen[0].url, `http://127.0.0.1:${port}/api/x?q=1`);
+        assert.equal(seen[0].method, 'POST');
+        assert.equal(seen[0].body, 'hello');
+        assert.equal(seen[0].headers.get('x-trace'), 'a, b');
+        // HTTP/1.0 without a Host header: the host is localhost.
+        const old = await raw(port, 'GET /api/y HTTP/1.0\r\n\r\n');
+        assert.match(old, /^HTTP\/1\.[01] 200 /);
+        assert.equal(seen[1].url, 'http://localhost/api/y');
+      } finally {
+        await close();
+      }
+    },
+  );
+
+  it(
+    'answers 400 for an X-Forwarded-Host or request target it cannot map, without calling the handler',
+    { timeout: 10_000 },
+    async () => {
+      const { port, close } = await listen(createServer(toNodeListener(echo)));
+      seen.length = 0;
+      try {
+        const cases: Array<[string[], RegExp]> = [
+          [
+            ['GET /api/x HTTP/1.1', `Host: 127.0.0.1:${port}`, 'X-Forwarded-Host: a.example/x'],
+            /X-Forwarded-Host header is not a plain/,
+          ],
+          [
+            [
+              'GET /api/x HTTP/1.1',
+              `Host: 127.0.0.1:${port}`,
+              'X-Forwarded-Host: a.example',
+              'X-Forwarded-Host: b.example?',
+            ],
+            /X-Forwarded-Host/,
+          ],
+          [['GET ftp://a.example/api/x HTTP/1.1', `Host: 127.0.0.1:${port}`], /the request target is not a path/],
+          [['GET * HTTP/1.1', `Host: 127.0.0.1:${port}`], /the request target is not a path/],
+        ];
+        for (const [lines, detail] of cases) {
+          const answer = await raw(port, `${[...lines, 'Connection: close'].join('\r\n')}\r\n\r\n`);
+          assert.match(answer, /^HTTP\/1\.1 400 /, lines.join(' | '));
+          assert.match(answer, /content-type: application\/problem\+json/i);
+          assert.match(answer, detail, answer);
+        }
+        assert.equal(seen.length, 0);
+      } finally {
+        await close();
+      }
+    },
+  );
 
   it('rebuilds a body that a parser consumed: parsed JSON, text and raw bytes', { timeout: 10_000 }, async () => {
     const { default: express } = await import('express');
@@ -277,7 +334,13 @@ describe('toNodeListener (src/http/node.ts)', () => {
     const { port } = server.address() as AddressInfo;
     try {
       const send = async (path: string, type: string, body: string) =>
-        (await (await fetch(`http://127.0.0.1:${port}${path}/echo`, { method: 'POST', headers: { 'content-type': type }, body })).json()) as {
+        (await (
+          await fetch(`http://127.0.0.1:${port}${path}/echo`, {
+            method: 'POST',
+            headers: { 'content-type': type },
+            body,
+          })
+        ).json()) as {
           url: string;
           body: string;
         };
@@ -292,102 +355,113 @@ describe('toNodeListener (src/http/node.ts)', () => {
     }
   });
 
-  it('writes the status line, every Set-Cookie, and a length for an answer of one chunk or none', { timeout: 10_000 }, async () => {
-    const answers: Record<string, () => Response> = {
-      '/cookies': () => {
-        const headers = new Headers({ 'x-kept': 'yes' });
-        headers.append('set-cookie', 'a=1; Path=/');
-        headers.append('set-cookie', 'b=2; Path=/');
-        return new Response('ok', { status: 201, statusText: 'Made It', headers });
-      },
-      '/one-chunk': () =>
-        new Response(
-          new ReadableStream({
-            start(c) {
-              c.enqueue(new TextEncoder().encode('single'));
-              c.close();
-            },
-          }),
-        ),
-      '/no-chunk': () =>
-        new Response(
-          new ReadableStream({
-            start(c) {
-              c.close();
-            },
-          }),
-          { status: 202 },
-        ),
-      '/chunks': () =>
-        new Response(
-          new ReadableStream({
-            start(c) {
-              for (const part of ['one,', 'two,', 'three']) c.enqueue(new TextEncoder().encode(part));
-              c.close();
-            },
-          }),
-        ),
-      '/empty': () => new Response(null, { status: 204 }),
-    };
-    const { port, close } = await listen(createServer(toNodeListener(async (request) => answers[new URL(request.url).pathname]())));
-    try {
-      const get = (path: string) => raw(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
-      const cookies = await get('/cookies');
-      assert.match(cookies, /^HTTP\/1\.1 201 Made It\r\n/);
-      assert.deepEqual(cookies.match(/^set-cookie: .*$/gim), ['set-cookie: a=1; Path=/', 'set-cookie: b=2; Path=/']);
-      assert.match(cookies, /^x-kept: yes\r$/im);
-      assert.match(cookies, /^content-length: 2\r$/im);
-      const one = await get('/one-chunk');
-      assert.match(one, /^content-length: 6\r$/im);
-      assert.ok(!/transfer-encoding/i.test(one), one);
-      assert.ok(one.endsWith('\r\n\r\nsingle'), one);
-      const none = await get('/no-chunk');
-      assert.match(none, /^HTTP\/1\.1 202 /);
-      assert.match(none, /^content-length: 0\r$/im);
-      const chunked = await get('/chunks');
-      assert.match(chunked, /^transfer-encoding: chunked\r$/im);
-      assert.ok(!/content-length/i.test(chunked), chunked);
-      assert.equal(dechunk(chunked.slice(chunked.indexOf('\r\n\r\n') + 4)), 'one,two,three');
-      const empty = await get('/empty');
-      assert.match(empty, /^HTTP\/1\.1 204 /);
-    } finally {
-      await close();
-    }
-  });
+  it(
+    'writes the status line, every Set-Cookie, and a length for an answer of one chunk or none',
+    { timeout: 10_000 },
+    async () => {
+      const answers: Record<string, () => Response> = {
+        '/cookies': () => {
+          const headers = new Headers({ 'x-kept': 'yes' });
+          headers.append('set-cookie', 'a=1; Path=/');
+          headers.append('set-cookie', 'b=2; Path=/');
+          return new Response('ok', { status: 201, statusText: 'Made It', headers });
+        },
+        '/one-chunk': () =>
+          new Response(
+            new ReadableStream({
+              start(c) {
+                c.enqueue(new TextEncoder().encode('single'));
+                c.close();
+              },
+            }),
+          ),
+        '/no-chunk': () =>
+          new Response(
+            new ReadableStream({
+              start(c) {
+                c.close();
+              },
+            }),
+            { status: 202 },
+          ),
+        '/chunks': () =>
+          new Response(
+            new ReadableStream({
+              start(c) {
+                for (const part of ['one,', 'two,', 'three']) c.enqueue(new TextEncoder().encode(part));
+                c.close();
+              },
+            }),
+          ),
+        '/empty': () => new Response(null, { status: 204 }),
+      };
+      const { port, close } = await listen(
+        createServer(toNodeListener(async (request) => answers[new URL(request.url).pathname]())),
+      );
+      try {
+        const get = (path: string) =>
+          raw(port, `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+        const cookies = await get('/cookies');
+        assert.match(cookies, /^HTTP\/1\.1 201 Made It\r\n/);
+        assert.deepEqual(cookies.match(/^set-cookie: .*$/gim), ['set-cookie: a=1; Path=/', 'set-cookie: b=2; Path=/']);
+        assert.match(cookies, /^x-kept: yes\r$/im);
+        assert.match(cookies, /^content-length: 2\r$/im);
+        const one = await get('/one-chunk');
+        assert.match(one, /^content-length: 6\r$/im);
+        assert.ok(!/transfer-encoding/i.test(one), one);
+        assert.ok(one.endsWith('\r\n\r\nsingle'), one);
+        const none = await get('/no-chunk');
+        assert.match(none, /^HTTP\/1\.1 202 /);
+        assert.match(none, /^content-length: 0\r$/im);
+        const chunked = await get('/chunks');
+        assert.match(chunked, /^transfer-encoding: chunked\r$/im);
+        assert.ok(!/content-length/i.test(chunked), chunked);
+        assert.equal(dechunk(chunked.slice(chunked.indexOf('\r\n\r\n') + 4)), 'one,two,three');
+        const empty = await get('/empty');
+        assert.match(empty, /^HTTP\/1\.1 204 /);
+      } finally {
+        await close();
+      }
+    },
+  );
 
-  it("closes the connection after an answer given before the request's body was read, and only then", { timeout: 10_000 }, async () => {
-    const refuse = async (request: Request) =>
-      new URL(request.url).pathname === '/read'
-        ? new Response(await request.text(), { headers: { connection: 'keep-alive' } })
-        : new Response('no', { status: 401, headers: { connection: 'keep-alive' } });
-    const { port, close } = await listen(createServer(toNodeListener(refuse)));
-    try {
-      const body = 'x'.repeat(200_000);
-      const request = (path: string) =>
-        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
-      const early = await raw(port, request('/refuse'));
-      assert.match(early, /^HTTP\/1\.1 401 /);
-      assert.match(early, /^connection: close\r$/im);
-      assert.equal(early.match(/^connection:/gim)?.length, 1, early);
-      const read = await new Promise<string>((resolve, reject) => {
-        const socket = connect(port, '127.0.0.1', () => socket.write(request('/read')));
-        let data = '';
-        socket.setTimeout(5000, () => socket.destroy(new Error('no answer')));
-        socket.on('data', (chunk) => {
-          data += chunk;
-          if (data.length > body.length) {
-            resolve(data);
-            socket.destroy();
-          }
+  it(
+    "closes the connection after an answer given before the request's body was read, and only then",
+    { timeout: 10_000 },
+    async () => {
+      const refuse = async (request: Request) =>
+        new URL(request.url).pathname === '/read'
+          ? new Response(await request.text(), { headers: { connection: 'keep-alive' } })
+          : new Response('no', { status: 401, headers: { connection: 'keep-alive' } });
+      const { port, close } = await listen(createServer(toNodeListener(refuse)));
+      try {
+        const body = 'x'.repeat(200_000);
+        const request = (path: string) =>
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+        const early = await raw(port, request('/refuse'));
+        assert.match(early, /^HTTP\/1\.1 401 /);
+        assert.match(early, /^connection: close\r$/im);
+        assert.equal(early.match(/^connection:/gim)?.length, 1, early);
+        const read = await new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => socket.write(request('/read')));
+          let data = '';
+          socket.setTimeout(5000, () => socket.destroy(new Error('no answer')));
+          socket.on('data', (chunk) => {
+            data += chunk;
+            if (data.length > body.length) {
+              resolve(data);
+              socket.destroy();
+            }
+          });
+          socket.on('error', reject);
         });
-        socket.on('error', reject);
-      });
-      assert.match(read, /^HTTP\/1\.1 200 /);
-      assert.match(read, /^connection: keep-alive\r$/im);
-    } finally {
-      await close();
-    }
-  });
+        assert.match(read, /^HTTP\/1\.1 200 /);
+        assert.match(read, /^connection: keep-alive\r$/im);
+      } finally {
+        await close();
+      }
+    },
+  );
 
   it('answers a bare 500 without the error when the handler fails', { timeout: 10_000 }, async () => {
     const failing = toNodeListener(async () => {
@@ -409,29 +483,33 @@ describe('toNodeListener (src/http/node.ts)', () => {
   // Known bug (src/http/node.ts, writeResponse's finally): when an answer's stream fails half-way, the finally block
   // ends the chunked answer normally before toNodeListener's catch can destroy the socket, so the client gets a
   // well-formed answer that is silently truncated. Skipped until src/http/node.ts is fixed (its owner is changing it).
-  it.skip('cuts an answer whose stream fails half-way, so the client sees it incomplete', { timeout: 10_000 }, async () => {
-    let sent = 0;
-    const failing = toNodeListener(
-      async () =>
-        new Response(
-          new ReadableStream({
-            pull(c) {
-              if (sent++ < 2) c.enqueue(new TextEncoder().encode(`part${sent};`));
-              else c.error(new Error('stream broke'));
-            },
-          }),
-        ),
-    );
-    const { port, close } = await listen(createServer(failing));
-    try {
-      const cut = await raw(port, `GET /half HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-      assert.match(cut, /^HTTP\/1\.1 200 /);
-      assert.match(cut, /part1;/);
-      assert.ok(!/\r\n0\r\n\r\n$/.test(cut), `the answer must not look complete: ${JSON.stringify(cut.slice(-20))}`);
-    } finally {
-      await close();
-    }
-  });
+  it.skip(
+    'cuts an answer whose stream fails half-way, so the client sees it incomplete',
+    { timeout: 10_000 },
+    async () => {
+      let sent = 0;
+      const failing = toNodeListener(
+        async () =>
+          new Response(
+            new ReadableStream({
+              pull(c) {
+                if (sent++ < 2) c.enqueue(new TextEncoder().encode(`part${sent};`));
+                else c.error(new Error('stream broke'));
+              },
+            }),
+          ),
+      );
+      const { port, close } = await listen(createServer(failing));
+      try {
+        const cut = await raw(port, `GET /half HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+        assert.match(cut, /^HTTP\/1\.1 200 /);
+        assert.match(cut, /part1;/);
+        assert.ok(!/\r\n0\r\n\r\n$/.test(cut), `the answer must not look complete: ${JSON.stringify(cut.slice(-20))}`);
+      } finally {
+        await close();
+      }
+    },
+  );
 
   it("aborts the Request's signal when the client goes away, with abortOnClose only", { timeout: 10_000 }, async () => {
     for (const abortOnClose of [true, false]) {
@@ -449,7 +527,9 @@ describe('toNodeListener (src/http/node.ts)', () => {
       );
       const { port, close } = await listen(createServer(listener));
       try {
-        const socket = connect(port, '127.0.0.1', () => socket.write(`GET /slow HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write(`GET /slow HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+        );
         await arrived;
         socket.destroy();
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -460,11 +540,15 @@ describe('toNodeListener (src/http/node.ts)', () => {
     }
   });
 
-  it('refuses options that are not an object, naming what it got for a handler that is not a function', { timeout: 10_000 }, () => {
-    assert.throws(() => toNodeListener(echo, null as never), /toNodeListener options must be an object/);
-    assert.throws(() => toNodeListener(echo, 'x' as never), /toNodeListener options must be an object/);
-    assert.throws(() => toNodeListener(null as never), /createConnectHandler returns, got null/);
-    assert.throws(() => toNodeListener(5 as never), /createConnectHandler returns, got number/);
-    assert.equal(typeof toNodeListener(echo, { serves: undefined }), 'function');
-  });
+  it(
+    'refuses options that are not an object, naming what it got for a handler that is not a function',
+    { timeout: 10_000 },
+    () => {
+      assert.throws(() => toNodeListener(echo, null as never), /toNodeListener options must be an object/);
+      assert.throws(() => toNodeListener(echo, 'x' as never), /toNodeListener options must be an object/);
+      assert.throws(() => toNodeListener(null as never), /createConnectHandler returns, got null/);
+      assert.throws(() => toNodeListener(5 as never), /createConnectHandler returns, got number/);
+      assert.equal(typeof toNodeListener(echo, { serves: undefined }), 'function');
+    },
+  );
 });
