@@ -210,6 +210,7 @@ export async function writeResponse(response: Response, res: ServerResponse, req
   }
   const reader = response.body.getReader();
   let headWritten = false;
+  let failed = false;
   try {
     const first = await reader.read();
     const second = first.done ? first : await reader.read();
@@ -232,9 +233,15 @@ export async function writeResponse(response: Response, res: ServerResponse, req
     ) {
       if (!res.write(chunk.value)) await new Promise((resolve) => res.once('drain', resolve));
     }
+  } catch (error) {
+    // A stream that fails half-way is not ended as if complete: the caller answers 500, or cuts the connection.
+    failed = true;
+    throw error;
   } finally {
-    if (!headWritten) res.writeHead(response.status, response.statusText || undefined, headers);
-    if (!res.writableEnded) res.end();
+    if (!failed) {
+      if (!headWritten) res.writeHead(response.status, response.statusText || undefined, headers);
+      if (!res.writableEnded) res.end();
+    }
   }
 }
 

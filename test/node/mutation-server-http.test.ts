@@ -480,38 +480,33 @@ describe('toNodeListener (src/http/node.ts)', () => {
     }
   });
 
-  // Known bug (src/http/node.ts, writeResponse's finally): when an answer's stream fails half-way, the finally block
-  // ends the chunked answer normally before toNodeListener's catch can destroy the socket, so the client gets a
-  // well-formed answer that is silently truncated. Skipped until src/http/node.ts is fixed (its owner is changing it).
-  it.skip(
-    'cuts an answer whose stream fails half-way, so the client sees it incomplete',
-    { timeout: 10_000 },
-    async () => {
-      let sent = 0;
-      const failing = toNodeListener(
-        async () =>
-          new Response(
-            new ReadableStream({
-              pull(c) {
-                if (sent++ < 2) c.enqueue(new TextEncoder().encode(`part${sent};`));
-                else c.error(new Error('stream broke'));
-              },
-            }),
-          ),
-      );
-      const { port, close } = await listen(createServer(failing));
-      try {
-        const cut = await raw(port, `GET /half HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
-        assert.match(cut, /^HTTP\/1\.1 200 /);
-        assert.match(cut, /part1;/);
-        assert.ok(!/\r\n0\r\n\r\n$/.test(cut), `the answer must not look complete: ${JSON.stringify(cut.slice(-20))}`);
-      } finally {
-        await close();
-      }
-    },
-  );
+  // writeResponse once ended such an answer normally in its finally block, so the client got a well-formed answer
+  // that was silently truncated.
+  it('cuts an answer whose stream fails half-way, so the client sees it incomplete', { timeout: 10_000 }, async () => {
+    let sent = 0;
+    const failing = toNodeListener(
+      async () =>
+        new Response(
+          new ReadableStream({
+            pull(c) {
+              if (sent++ < 2) c.enqueue(new TextEncoder().encode(`part${sent};`));
+              else c.error(new Error('stream broke'));
+            },
+          }),
+        ),
+    );
+    const { port, close } = await listen(createServer(failing));
+    try {
+      const cut = await raw(port, `GET /half HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      // The connection is cut: whatever of the answer was flushed before, never its chunked end.
+      if (cut !== '') assert.match(cut, /^HTTP\/1\.1 200 /);
+      assert.ok(!/\r\n0\r\n\r\n$/.test(cut), `the answer must not look complete: ${JSON.stringify(cut.slice(-20))}`);
+    } finally {
+      await close();
+    }
+  });
 
-  it("aborts the Request's signal when the client goes away, with abortOnClose only", { timeout: 10_000 }, async () => {
+  it("aborts the Request's signal when the client goes away, abortOnClose or not", { timeout: 10_000 }, async () => {
     for (const abortOnClose of [true, false]) {
       let signal: AbortSignal | undefined;
       let release: () => void = () => {};
@@ -533,7 +528,7 @@ describe('toNodeListener (src/http/node.ts)', () => {
         await arrived;
         socket.destroy();
         await new Promise((resolve) => setTimeout(resolve, 100));
-        assert.equal(signal!.aborted, abortOnClose, `abortOnClose: ${abortOnClose}`);
+        assert.equal(signal!.aborted, true, `abortOnClose: ${abortOnClose}`);
       } finally {
         await close();
       }
