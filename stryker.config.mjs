@@ -30,7 +30,7 @@ export default {
   ignoreStatic: true,
   incremental: true,
   incrementalFile: `reports/mutation/${area}-incremental.json`,
-  concurrency: 2,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 10000,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `reports/mutation/${area}.json` },
