@@ -75,10 +75,15 @@ export interface Emulator {
 }
 
 /** Path prefixes the emulator serves; the Node listener passes anything else to next(). */
-const OWN_PATHS = ['/v1/', '/search/v1/', '/consent/', '/oauth/callback'];
+const OWN_PATHS = ['/v1/', '/search/v1/', '/consent/'];
 
 export function ownsPath(pathname: string): boolean {
-  return OWN_PATHS.some((p) => pathname.startsWith(p)) || pathname === '/v1' || pathname === '/search/v1';
+  return (
+    OWN_PATHS.some((p) => pathname.startsWith(p)) ||
+    pathname === '/v1' ||
+    pathname === '/search/v1' ||
+    pathname === '/oauth/callback'
+  );
 }
 
 function wantsHtml(request: Request): boolean {

@@ -79,10 +79,9 @@ describe('emulator wiring held by mutation testing', () => {
     }
   });
 
-  // Known bug, left for src/emulator's owner: ownsPath() takes every path that starts with
-  // '/oauth/callback' (OWN_PATHS has no end anchor for it), so a host app's /oauth/callback-app or
-  // /oauth/callbacks route is answered 404 by the emulator instead of reaching next().
-  it.skip('as middleware, passes on a host path that only starts like /oauth/callback (bug: it answers 404)', async () => {
+  // ownsPath() once took every path that starts with '/oauth/callback', so a host app's /oauth/callback-app route
+  // was answered 404 by the emulator instead of reaching next().
+  it('as middleware, passes on a host path that only starts like /oauth/callback', async () => {
     let passedOn = false;
     const host: Server = createServer((req, res) =>
       emulator.listener(req, res, () => {
