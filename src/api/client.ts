@@ -3,7 +3,7 @@
 // Requests go through openapi-fetch over the generated `paths` (schema.ts): a
 // wrong path, parameter or body is a compile error, and answers are typed
 // without casts. Retries, time-outs and Problem Details are this file's.
-import createClient from 'openapi-fetch';
+import createClient, { createQuerySerializer } from 'openapi-fetch';
 import type { paths } from './schema.js';
 import type {
   Connection,
@@ -204,6 +204,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     baseUrl,
     // Internal: openapi-fetch reads only `method` of its request and passes it to the attempt's fetch below.
     Request: AttemptRequest as unknown as typeof Request,
+    // openapi-fetch's default, made once: given as options it would be made again for every call.
+    querySerializer: createQuerySerializer(),
     headers: {
       accept: 'application/json, application/problem+json, text/plain',
       ...(apiKey !== undefined ? { 'x-api-key': apiKey } : { authorization: `Bearer ${accessToken}` }),
