@@ -3,7 +3,7 @@
 // Requests go through openapi-fetch over the generated `paths` (schema.ts): a
 // wrong path, parameter or body is a compile error, and answers are typed
 // without casts. Retries, time-outs and Problem Details are this file's.
-import createClient, { createQuerySerializer } from 'openapi-fetch';
+import createClient, { createQuerySerializer, defaultPathSerializer } from 'openapi-fetch';
 import type { paths } from './schema.js';
 import type {
   Connection,
@@ -161,11 +161,37 @@ class AttemptRequest {
   }
 }
 
+// Each path template split once into its literal parts and parameter names (odd indexes).
+const templates = new Map<string, string[]>();
+
+/**
+ * openapi-fetch's default path serializer for the spec's plain `{name}` parameters (style simple, no explode), with
+ * the template's parts kept across calls instead of matched again on each; any other template goes to the default.
+ */
+function pathSerializer(pathname: string, pathParams: Record<string, unknown> | undefined): string {
+  let parts = templates.get(pathname);
+  if (!parts) {
+    parts = pathname.split(/\{([^{}]+)\}/);
+    templates.set(pathname, parts);
+  }
+  let out = parts[0];
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = pathParams?.[parts[i]];
+    if (!/^\w+$/.test(parts[i]) || (typeof value !== 'string' && typeof value !== 'number')) {
+      return defaultPathSerializer(pathname, pathParams ?? {});
+    }
+    out += encodeURIComponent(value) + parts[i + 1];
+  }
+  return out;
+}
+
 /** Checks a path parameter before anything is sent (openapi-fetch encodes it). */
 function segment(value: string, name: string): string {
   if (typeof value !== 'string' || value === '') {
     throw new TypeError(`connect-provider: ${name} must be a non-empty string`);
   }
+  // A URL resolves these segments (encoded or not), so the request would go to another operation.
+  if (value === '.' || value === '..') throw new TypeError(`connect-provider: ${name} must not be . or ..`);
   return value;
 }
 
@@ -206,6 +232,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     Request: AttemptRequest as unknown as typeof Request,
     // openapi-fetch's default, made once: given as options it would be made again for every call.
     querySerializer: createQuerySerializer(),
+    pathSerializer,
     headers: {
       accept: 'application/json, application/problem+json, text/plain',
       ...(apiKey !== undefined ? { 'x-api-key': apiKey } : { authorization: `Bearer ${accessToken}` }),

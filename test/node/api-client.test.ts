@@ -290,10 +290,29 @@ describe('createPlatformClient', () => {
       next = { body: connection };
       await client.getConnection({ projectIdOrName: 'a b', connectionId: 'x/y?z' });
       assert.equal(server.requests[0].path, '/v1/projects/a%20b/connections/x%2Fy%3Fz');
+      const hostile = ['%', 'ü', 'a:b', '...', '#f', '{connectionId}', '&x=1', '+ ;,'];
+      for (const [i, id] of hostile.entries()) {
+        next = { body: connection };
+        await client.getConnection({ projectIdOrName: hostile[hostile.length - 1 - i], connectionId: id });
+        const expected = `/v1/projects/${encodeURIComponent(hostile[hostile.length - 1 - i])}/connections/${encodeURIComponent(id)}`;
+        assert.equal(server.requests.at(-1)!.path, expected, id);
+      }
+      next = { body: JSON.stringify('https://provider.example/authorize') };
+      await client.oauthUpdate({ projectIdOrName: 'demo', connectionId: 'c:1/2' }).catch(() => {});
+      assert.equal(server.requests.at(-1)!.path, '/v1/projects/demo/connections/c%3A1%2F2:oauth-update');
     });
 
     it('rejects empty path parameters before sending anything', async () => {
       await assert.rejects(client.getConnection({ projectIdOrName: '', connectionId: 'c' }), TypeError);
+      assert.equal(server.requests.length, 0);
+    });
+
+    it('rejects . and .. as path parameters, which a URL would resolve to another operation', async () => {
+      // /projects/demo/connections/.. is /projects/demo/ once resolved, and %2E%2E resolves alike.
+      for (const dots of ['.', '..']) {
+        await assert.rejects(client.getConnection({ projectIdOrName: 'demo', connectionId: dots }), /must not be/);
+        await assert.rejects(client.getConnection({ projectIdOrName: dots, connectionId: 'c' }), /must not be/);
+      }
       assert.equal(server.requests.length, 0);
     });
   });
