@@ -6,15 +6,15 @@ import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import {
-  capturePopups,
   ended,
   held,
   serverLog,
-  signInFreshGroup,
   uniqueTag,
   userClick,
   waitEvent,
   watch,
+  freshSessionEachTest,
+  type CapturedPopups,
 } from './helpers.js';
 
 async function make(template: ReturnType<typeof html>) {
@@ -35,15 +35,8 @@ async function warnings(fn: () => Promise<void>): Promise<string[]> {
 }
 
 describe('the element and its backend', () => {
-  let popups: ReturnType<typeof capturePopups>;
-  beforeEach(() => {
-    signInFreshGroup();
-    popups = capturePopups();
-  });
-  afterEach(() => {
-    popups.restore();
-    for (const popup of popups.popups) if (!popup.closed) popup.close();
-  });
+  let popups: CapturedPopups;
+  freshSessionEachTest((session) => ({ popups } = session));
 
   it('should send the hints in oauth-connect and requestHeaders with every request', async () => {
     const tag = uniqueTag();

@@ -9,16 +9,16 @@ import { ConnectError, type ConnectProvider } from '../../src/index.js';
 import {
   answerConsent,
   button,
-  capturePopups,
   ended,
   held,
   serverLog,
-  signInFreshGroup,
   uniqueTag,
   userClick,
   waitEvent,
   waitPopup,
   watch,
+  freshSessionEachTest,
+  type CapturedPopups,
 } from './helpers.js';
 
 async function make(
@@ -30,15 +30,8 @@ async function make(
 const status = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=status]')!.textContent;
 
 describe('a connect flow', () => {
-  let popups: ReturnType<typeof capturePopups>;
-  beforeEach(() => {
-    signInFreshGroup();
-    popups = capturePopups();
-  });
-  afterEach(() => {
-    popups.restore();
-    for (const popup of popups.popups) if (!popup.closed) popup.close();
-  });
+  let popups: CapturedPopups;
+  freshSessionEachTest((session) => ({ popups } = session));
 
   describe('when the user allows', () => {
     it('should go idle -> requesting -> authorizing -> verifying -> working and fire every event in order', async () => {

@@ -8,17 +8,17 @@ import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import {
   answerConsent,
-  capturePopups,
   decide,
   ended,
   seedConnection,
   serverLog,
-  signInFreshGroup,
   uniqueTag,
   userClick,
   waitEvent,
   waitPopup,
   watch,
+  freshSessionEachTest,
+  type CapturedPopups,
 } from './helpers.js';
 
 /** Posts from a same-origin frame: a window of a trusted origin that is not the flow's popup. */
@@ -48,16 +48,9 @@ function delivered(count: number): Promise<void> {
 const success = (connection: string) => ({ eventType: 'AUTHORIZATION_SUCCEEDED', data: { connection } });
 
 describe('completion messages', () => {
-  let popups: ReturnType<typeof capturePopups>;
+  let popups: CapturedPopups;
   let group: string;
-  beforeEach(() => {
-    group = signInFreshGroup();
-    popups = capturePopups();
-  });
-  afterEach(() => {
-    popups.restore();
-    for (const popup of popups.popups) if (!popup.closed) popup.close();
-  });
+  freshSessionEachTest((session) => ({ group, popups } = session));
 
   it('should ignore forged success claims from a trusted origin that the backend does not confirm', async () => {
     const tag = uniqueTag();

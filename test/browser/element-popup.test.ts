@@ -8,17 +8,17 @@ import type { ConnectProvider } from '../../src/index.js';
 import {
   answerConsent,
   button,
-  capturePopups,
   decide,
   ended,
   held,
   seedConnection,
-  signInFreshGroup,
   uniqueTag,
   userClick,
   waitEvent,
   waitPopup,
   watch,
+  freshSessionEachTest,
+  type CapturedPopups,
 } from './helpers.js';
 
 /** The user sees the consent page (and may then close the window). */
@@ -38,16 +38,9 @@ const consentShown = (popup: Window) =>
 const status = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=status]')!.textContent;
 
 describe('the popup', () => {
-  let popups: ReturnType<typeof capturePopups>;
+  let popups: CapturedPopups;
   let group: string;
-  beforeEach(() => {
-    group = signInFreshGroup();
-    popups = capturePopups();
-  });
-  afterEach(() => {
-    popups.restore();
-    for (const popup of popups.popups) if (!popup.closed) popup.close();
-  });
+  freshSessionEachTest((session) => ({ group, popups } = session));
 
   it("should open inside the user's click, before the backend answers, so the popup blocker allows it", async () => {
     // This backend never answers: a popup can only exist if it opened in the click itself.

@@ -5,7 +5,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
-import { button, capturePopups, ended, signInFreshGroup, userClick, waitEvent, watch } from './helpers.js';
+import { button, ended, userClick, waitEvent, watch, freshSessionEachTest, type CapturedPopups } from './helpers.js';
 
 async function make(
   template = html`<connect-provider endpoint="/api/connect" provider="salesforce"></connect-provider>`,
@@ -16,14 +16,9 @@ async function make(
 const status = (el: ConnectProvider) => el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!;
 
 describe('<connect-provider> rendering', () => {
-  let popups: ReturnType<typeof capturePopups>;
-  beforeEach(() => {
-    signInFreshGroup();
-    popups = capturePopups();
-  });
+  let popups: CapturedPopups;
+  freshSessionEachTest((session) => ({ popups } = session));
   afterEach(() => {
-    popups.restore();
-    for (const popup of popups.popups) if (!popup.closed) popup.close();
     document.documentElement.style.colorScheme = '';
     document.body.style.background = document.body.style.color = '';
   });

@@ -76,6 +76,25 @@ export function capturePopups() {
   };
 }
 
+export type CapturedPopups = ReturnType<typeof capturePopups>;
+
+/**
+ * Registers the hooks most element tests share: before each test, a freshly signed-in group and captured popups
+ * (handed to `use`); after it, every popup still open closed and window.open restored.
+ */
+export function freshSessionEachTest(use: (session: { group: string; popups: CapturedPopups }) => void): void {
+  let popups: CapturedPopups | undefined;
+  beforeEach(() => {
+    const group = signInFreshGroup();
+    popups = capturePopups();
+    use({ group, popups });
+  });
+  afterEach(() => {
+    popups?.restore();
+    for (const popup of popups?.popups ?? []) if (!popup.closed) popup.close();
+  });
+}
+
 /** Waits until the (same-origin) popup shows the consent page, and clicks a button. */
 export async function answerConsent(
   popup: Window,
