@@ -406,6 +406,7 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
           assert.deepEqual(body.issues, [
             { detail: 'must be a non-empty provider name', in: 'query', name: 'provider' },
           ]);
+          assert.equal(body.detail, 'provider must be a non-empty provider name');
         }
         assert.equal(asked().length, 0);
         assert.equal((await call(handler, `/connections?provider=${'p'.repeat(512)}`)).status, 200);
