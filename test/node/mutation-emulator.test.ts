@@ -410,6 +410,12 @@ describe('emulator rules held by mutation testing', () => {
       }));
       const notSearch = await post('/oauth-connect', connectBody({ fieldFilters: filters }));
       assert.equal(notSearch.status, 200, 'the bound is on searches, not on a field of that name elsewhere');
+      const longRefElsewhere = await fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+        method: 'POST',
+        headers: { ...KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ objectName: 'contact', fieldFilters: [], groupRef: 'g'.repeat(LIMITS.refLength + 1) }),
+      });
+      assert.equal(longRefElsewhere.status, 200, "the length bound is oauth-connect's, not a search's");
     });
   });
 });
