@@ -317,6 +317,38 @@ describe('emulator flows held by mutation testing', () => {
       );
     });
 
+    it('at the connection cap, still lets a user re-consent an existing group or deny', async () => {
+      const fresh = createEmulator({ verifyDelay: 0 });
+      const at = await fresh.listen();
+      try {
+        const link = async (groupRef: string, provider = 'hubspot') =>
+          (
+            await fetch(`${at.baseUrl}/oauth-connect`, {
+              method: 'POST',
+              headers: { ...KEY, 'content-type': 'application/json' },
+              body: JSON.stringify({ projectId: 'demo', provider, groupRef, consumerRef: 'c' }),
+            })
+          ).json();
+        const again = await link('acme');
+        const otherProvider = await link('acme', 'slack');
+        const denied = await link('new-group');
+        const seed = fresh.state.connections[0];
+        while (fresh.state.connections.length < LIMITS.connections) {
+          fresh.state.connections.push({
+            ...seed,
+            id: `conn_fill_${fresh.state.connections.length}`,
+            group: { ...seed.group, groupRef: 'fill' },
+          });
+        }
+        assert.equal((await decide(again, 'allow')).status, 303, "conn_demo's group: no new connection");
+        assert.equal((await decide(denied, 'deny')).status, 303, 'a denial creates nothing');
+        assert.equal((await decide(otherProvider, 'allow')).status, 429, 'same group, another provider: a new one');
+        assert.equal(fresh.state.connections.length, LIMITS.connections);
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('lets a user deny the re-authorization of a connection deleted meanwhile', async () => {
       const id = await allow(await connect({ provider: 'intercom', groupRef: 'deny-deleted' }));
       const url = await (await api(`/projects/demo/connections/${id}:oauth-update`, { method: 'PATCH' })).json();
