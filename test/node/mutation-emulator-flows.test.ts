@@ -76,12 +76,65 @@ describe('emulator flows held by mutation testing', () => {
       assert.equal((await fetch(other)).status, 200);
     });
 
+    it('are hard to guess: consent_ and 24 hex digits', async () => {
+      const url = await connect({ provider: 'slack', groupRef: 'id-shape' });
+      assert.match(new URL(url).pathname, /^\/consent\/consent_[0-9a-f]{24}$/);
+    });
+
+    it("count per project and group: another project's group of the same name evicts none of them", async () => {
+      const other = await api('/projects', { body: { appName: 'Other App', name: 'other-cap', orgId: 'org_demo' } });
+      assert.equal(other.status, 201);
+      const victim = await connect({ provider: 'slack', groupRef: 'shared-name' });
+      for (let i = 0; i < LIMITS.consentsPerGroup; i++) {
+        await connect({ projectId: 'other-cap', provider: 'slack', groupRef: 'shared-name' });
+      }
+      assert.equal((await fetch(victim)).status, 200);
+    });
+
+    it("show the app name of the link's own project", async () => {
+      await api('/projects', { body: { appName: 'Second App', name: 'second-app', orgId: 'org_demo' } });
+      const url = await connect({ projectId: 'second-app', provider: 'slack', groupRef: 'app-name' });
+      assert.match(await (await fetch(url)).text(), /<h1>Second App wants to connect to Slack<\/h1>/);
+    });
+
+    it('stop counting toward the total once expired, at their expiry to the millisecond', async () => {
+      const fresh = createEmulator({ now: () => new Date(START) });
+      const at = await fresh.listen();
+      try {
+        for (let i = 0; i < LIMITS.consents; i++) {
+          fresh.state.consents.push({
+            id: `consent_old_${i}`,
+            mode: 'create',
+            projectId: 'proj_demo',
+            provider: 'slack',
+            groupRef: 'g',
+            groupName: 'g',
+            consumerRef: 'c',
+            consumerName: 'c',
+            createTime: new Date(START - TEN_MINUTES).toISOString(),
+            expiresAt: new Date(START).toISOString(),
+          });
+        }
+        const response = await fetch(`${at.baseUrl}/oauth-connect`, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ projectId: 'demo', provider: 'slack', groupRef: 'g', consumerRef: 'c' }),
+        });
+        assert.equal(response.status, 200);
+        assert.equal(fresh.state.consents.length, 1, 'the expired links are forgotten');
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('are refused past the total with Retry-After in seconds until the first one expires', async () => {
       const fresh = createEmulator({ now: () => new Date(START) });
       const at = await fresh.listen();
       try {
         const expiresAt = new Date(START + 90_500).toISOString();
         for (let i = 0; i < LIMITS.consents - 1; i++) {
+          // The earliest expiry is not the first link's: the wait is the soonest of all.
+          const expiry = i === 0 ? new Date(START + 500_000).toISOString() : expiresAt;
           fresh.state.consents.push({
             id: `consent_fill_${i}`,
             mode: 'create',
@@ -92,7 +145,7 @@ describe('emulator flows held by mutation testing', () => {
             consumerRef: 'c',
             consumerName: 'c',
             createTime: new Date(START).toISOString(),
-            expiresAt,
+            expiresAt: expiry,
           });
         }
         const post = () =>
@@ -262,6 +315,38 @@ describe('emulator flows held by mutation testing', () => {
         (await response.json()).issues.map((i: { name: string; value: string }) => [i.name, i.value]),
         [['providerAppId', 'app_hubspot']],
       );
+    });
+
+    it('at the connection cap, still lets a user re-consent an existing group or deny', async () => {
+      const fresh = createEmulator({ verifyDelay: 0 });
+      const at = await fresh.listen();
+      try {
+        const link = async (groupRef: string, provider = 'hubspot') =>
+          (
+            await fetch(`${at.baseUrl}/oauth-connect`, {
+              method: 'POST',
+              headers: { ...KEY, 'content-type': 'application/json' },
+              body: JSON.stringify({ projectId: 'demo', provider, groupRef, consumerRef: 'c' }),
+            })
+          ).json();
+        const again = await link('acme');
+        const otherProvider = await link('acme', 'slack');
+        const denied = await link('new-group');
+        const seed = fresh.state.connections[0];
+        while (fresh.state.connections.length < LIMITS.connections) {
+          fresh.state.connections.push({
+            ...seed,
+            id: `conn_fill_${fresh.state.connections.length}`,
+            group: { ...seed.group, groupRef: 'fill' },
+          });
+        }
+        assert.equal((await decide(again, 'allow')).status, 303, "conn_demo's group: no new connection");
+        assert.equal((await decide(denied, 'deny')).status, 303, 'a denial creates nothing');
+        assert.equal((await decide(otherProvider, 'allow')).status, 429, 'same group, another provider: a new one');
+        assert.equal(fresh.state.connections.length, LIMITS.connections);
+      } finally {
+        await fresh.close();
+      }
     });
 
     it('lets a user deny the re-authorization of a connection deleted meanwhile', async () => {

@@ -125,6 +125,26 @@ describe('emulator rules held by mutation testing', () => {
     });
   });
 
+  describe('the tokens it issues', () => {
+    it('are HS256 JWTs that stay valid thirty days, to the second', async () => {
+      let now = NOW;
+      const clocked = createEmulator({ jwtSecret: SECRET, now: () => new Date(now) });
+      const at = await clocked.listen();
+      try {
+        const token = clocked.bearerToken;
+        assert.deepEqual(JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()), HS256);
+        const call = () =>
+          fetch(`${at.baseUrl}/orgs/org_demo/invites`, { headers: { authorization: `Bearer ${token}` } });
+        now = NOW + 30 * 24 * 3600 * 1000 - 1000;
+        assert.equal((await call()).status, 200, 'a second before thirty days');
+        now += 1000;
+        assert.equal((await call()).status, 401, 'at thirty days');
+      } finally {
+        await clocked.close();
+      }
+    });
+  });
+
   describe('401 challenges', () => {
     it('asks for Bearer only where a Bearer JWT is accepted', async () => {
       const bearerToo = await fetch(`${info.baseUrl}/orgs/org_demo/invites`);
@@ -209,6 +229,15 @@ describe('emulator rules held by mutation testing', () => {
       }
     });
 
+    it('answers a GET that carries preflight headers as a GET', async () => {
+      const response = await fetch(`${info.baseUrl}/projects/demo`, {
+        headers: { origin, 'access-control-request-method': 'GET', ...KEY },
+      });
+      assert.equal(response.status, 200);
+      assert.equal((await response.json()).id, 'proj_demo');
+      assert.equal(response.headers.get('access-control-allow-methods'), null);
+    });
+
     it('exposes to scripts the headers a client reads, on every answer to a browser', async () => {
       const response = await fetch(`${info.baseUrl}/projects/demo`, { headers: { origin, ...KEY } });
       assert.equal(response.status, 200);
@@ -264,7 +293,11 @@ describe('emulator rules held by mutation testing', () => {
         await any.close();
       }
       for (const origin of ['not a url', 'file:///tmp/x', 'http://a.example/path', 'http://a.example?q=1']) {
-        assert.throws(() => createEmulator({ corsOrigins: [origin] }), TypeError, origin);
+        assert.throws(
+          () => createEmulator({ corsOrigins: [origin] }),
+          { name: 'TypeError', message: /is not an origin/ },
+          origin,
+        );
       }
     });
   });
@@ -315,6 +348,14 @@ describe('emulator rules held by mutation testing', () => {
       assert.equal(atLimit.status, 200);
     });
 
+    it('takes nulls anywhere in a JSON body', async () => {
+      const response = await post(
+        '/oauth-connect',
+        connectBody({ providerMetadata: { note: null, list: [null, { a: null }] } }),
+      );
+      assert.equal(response.status, 200);
+    });
+
     it('takes providerMetadata of exactly the byte limit as JSON, counting UTF-8 bytes', async () => {
       // {"blob":"…"} is 11 bytes around the string.
       const exact = await post(
@@ -332,7 +373,15 @@ describe('emulator rules held by mutation testing', () => {
         connectBody({ providerMetadata: { blob: 'é'.repeat((LIMITS.metadataBytes - 10) / 2) } }),
       );
       assert.equal(wide.status, 400, 'two bytes per é: over the limit in bytes though not in characters');
-      assert.equal((await wide.json()).issues[0].name, 'providerMetadata');
+      assert.deepEqual(
+        (await wide.json()).issues.map((i: { in: string; name: string }) => [i.in, i.name]),
+        [['body', 'providerMetadata']],
+      );
+      const deep = await post('/oauth-connect', connectBody({ providerMetadata: nested(LIMITS.metadataDepth + 1) }));
+      assert.deepEqual(
+        (await deep.json()).issues.map((i: { in: string; name: string }) => [i.in, i.name]),
+        [['body', 'providerMetadata']],
+      );
     });
 
     it('takes a search with exactly the most filters, and refuses one more', async () => {
@@ -351,9 +400,22 @@ describe('emulator rules held by mutation testing', () => {
       const over = await search(LIMITS.searchFilters + 1);
       assert.equal(over.status, 400);
       assert.deepEqual(
-        (await over.json()).issues.map((i: { name: string }) => i.name),
-        ['fieldFilters'],
+        (await over.json()).issues.map((i: { in: string; name: string }) => [i.in, i.name]),
+        [['body', 'fieldFilters']],
       );
+      const filters = Array.from({ length: LIMITS.searchFilters + 1 }, () => ({
+        fieldName: 'id',
+        operator: 'eq',
+        value: '1',
+      }));
+      const notSearch = await post('/oauth-connect', connectBody({ fieldFilters: filters }));
+      assert.equal(notSearch.status, 200, 'the bound is on searches, not on a field of that name elsewhere');
+      const longRefElsewhere = await fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+        method: 'POST',
+        headers: { ...KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ objectName: 'contact', fieldFilters: [], groupRef: 'g'.repeat(LIMITS.refLength + 1) }),
+      });
+      assert.equal(longRefElsewhere.status, 200, "the length bound is oauth-connect's, not a search's");
     });
   });
 });
