@@ -13,7 +13,7 @@ import { defaultReporter } from '@web/test-runner';
 import { testMiddleware } from './test/browser/server/middleware.ts';
 import { reactAsEsm } from './test/browser/server/react-esm.mjs';
 import { bundle } from './scripts/bundle.mjs';
-import { browserPaths } from './scripts/browsers.mjs';
+import { browserPaths, chromiumLaunchOptions } from './scripts/browsers.mjs';
 
 // The self-contained bundle, for the test that loads it twice in a page.
 await bundle({ write: true });
@@ -104,19 +104,8 @@ if (wanted.includes('chromium')) {
   browsers.push(
     playwrightLauncher({
       product: 'chromium',
-      launchOptions: {
-        executablePath: browserPaths.chromium,
-        // Playwright turns the popup blocker off by default; the element's tests run with it on, as users have it.
-        ignoreDefaultArgs: ['--disable-popup-blocking'],
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      },
+      // The element's tests run with the popup blocker on, as users have it.
+      launchOptions: chromiumLaunchOptions,
     }),
   );
 }

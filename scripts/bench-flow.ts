@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { createEmulator } from '../src/emulator/index.js';
 import { createConnectHandler, toNodeListener } from '../src/server/index.js';
-import { browserPaths } from './browsers.mjs';
+import { chromiumLaunchOptions } from './browsers.mjs';
 
 export type Row = [string, string, string];
 
@@ -42,19 +42,7 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
   const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 
-  const browser = await chromium.launch({
-    executablePath: browserPaths.chromium,
-    // As users have it: popups open only from a click.
-    ignoreDefaultArgs: ['--disable-popup-blocking'],
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const requestsPerFlow: number[] = [];
   const latencies: number[] = [];
   const beforePopup: number[] = [];

@@ -6,3 +6,6 @@ export const browserPaths: {
   miniBrowser: string;
   xvfb: string;
 };
+
+/** Chromium as every Playwright launch here uses it: the popup blocker on, and quiet. */
+export const chromiumLaunchOptions: { executablePath: string; ignoreDefaultArgs: string[]; args: string[] };

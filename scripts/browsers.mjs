@@ -20,6 +20,21 @@ export const browserPaths = {
   xvfb: env.XVFB_PATH || '/usr/bin/Xvfb',
 };
 
+/** Chromium as every Playwright launch here uses it: the popup blocker on, as users have it, and quiet. */
+export const chromiumLaunchOptions = {
+  executablePath: browserPaths.chromium,
+  // Playwright turns the popup blocker off by default.
+  ignoreDefaultArgs: ['--disable-popup-blocking'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
 /** Debian's package for each program the test command needs, by the path the package installs. */
 export const APT_PACKAGES = [
   { name: 'chromium', path: '/usr/bin/chromium' },

@@ -161,8 +161,9 @@ class AttemptRequest {
   }
 }
 
-// Each path template split once into its literal parts and parameter names (odd indexes).
-const templates = new Map<string, string[]>();
+// Each path template split once into its literal parts and parameter names (odd indexes); null for a template
+// with a parameter other than a plain `{name}`.
+const templates = new Map<string, string[] | null>();
 
 /**
  * openapi-fetch's default path serializer for the spec's plain `{name}` parameters (style simple, no explode), with
@@ -170,16 +171,17 @@ const templates = new Map<string, string[]>();
  */
 function pathSerializer(pathname: string, pathParams: Record<string, unknown> | undefined): string {
   let parts = templates.get(pathname);
-  if (!parts) {
+  if (parts === undefined) {
     parts = pathname.split(/\{([^{}]+)\}/);
+    if (parts.some((part, i) => i % 2 === 1 && !/^\w+$/.test(part))) parts = null;
     templates.set(pathname, parts);
   }
+  if (parts === null) return defaultPathSerializer(pathname, pathParams ?? {});
   let out = parts[0];
   for (let i = 1; i < parts.length; i += 2) {
     const value = pathParams?.[parts[i]];
-    if (!/^\w+$/.test(parts[i]) || (typeof value !== 'string' && typeof value !== 'number')) {
+    if (typeof value !== 'string' && typeof value !== 'number')
       return defaultPathSerializer(pathname, pathParams ?? {});
-    }
     out += encodeURIComponent(value) + parts[i + 1];
   }
   return out;

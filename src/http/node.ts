@@ -118,12 +118,17 @@ interface LazyState {
 
 type LazyRequest = Request & { [kLazy]: LazyState };
 
+/** Whether the client went away: its response closed before it was written. */
+function clientGone(res: ServerResponse): boolean {
+  return res.destroyed && !res.writableFinished;
+}
+
 function fullRequest(lazy: LazyRequest): Request {
   const state = lazy[kLazy];
   if (!state.request) {
     const controller = new AbortController();
     const { res } = state;
-    if (res.destroyed && !res.writableFinished) controller.abort();
+    if (clientGone(res)) controller.abort();
     else if (!res.writableFinished) res.once('close', () => res.writableFinished || controller.abort());
     state.request = new Request(state.url, requestInit(state.req, lazy.headers, controller.signal));
   }
@@ -295,9 +300,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       writeAnswer(problemAnswer({ status: 500, detail: 'the server failed to answer' }), res, req);
     };
     if (answer) {
-      // The client went away when its response closed before it was written.
-      const aborted = () => res.destroyed && !res.writableFinished;
-      answer(request, aborted)
+      answer(request, () => clientGone(res))
         .then((a) => writeAnswer(a, res, req))
         .catch(failed);
       return;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { freePort } from '../node/helpers/ports.js';
-import { browserPaths } from '../../scripts/browsers.mjs';
+import { chromiumLaunchOptions } from '../../scripts/browsers.mjs';
 
 let vite: ViteDevServer;
 let browser: Browser;
@@ -20,19 +20,7 @@ before(async () => {
   vite = await createServer({ configFile: 'vite.config.ts', server: { port, strictPort: true }, logLevel: 'error' });
   await vite.listen();
   base = `http://127.0.0.1:${port}`;
-  browser = await chromium.launch({
-    executablePath: browserPaths.chromium,
-    // Playwright turns the popup blocker off by default: on, as users have it.
-    ignoreDefaultArgs: ['--disable-popup-blocking'],
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await chromium.launch(chromiumLaunchOptions);
 });
 
 after(async () => {
