@@ -276,7 +276,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         console.error('[emulator] internal error', error);
         problem = new HttpProblem({ status: 500, detail: 'the emulator failed to answer this request' });
       }
-      const pathname = pathnameOf(request) ?? '/';
+      const pathname = pathnameOf(request);
       if (!pathname.startsWith('/v1') && !pathname.startsWith('/search/v1') && wantsHtml(request)) {
         response = errorPage(problem.init.status, problem.init.title ?? 'Error', problem.init.detail ?? '');
       } else {

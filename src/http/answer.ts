@@ -29,17 +29,13 @@ export function answerHandlerOf(handler: object): AnswerHandler | undefined {
   return answerHandlers.get(handler);
 }
 
-/** Header names lower-cased, values as given; later entries win. */
-export function headerRecord(init: HeadersInit | undefined): Record<string, string> {
+/** Header names, any case, to values: the only header form src/http takes (no caller needs Headers or pairs). */
+export type HeaderMap = Record<string, string>;
+
+/** A copy of the headers with lower-case names; later entries win. */
+export function headerRecord(init: HeaderMap | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!init) return out;
-  if (init instanceof Headers) {
-    init.forEach((value, name) => (out[name] = value));
-  } else if (Array.isArray(init)) {
-    for (const [name, value] of init) out[name.toLowerCase()] = value;
-  } else {
-    for (const [name, value] of Object.entries(init)) out[name.toLowerCase()] = value;
-  }
+  if (init) for (const [name, value] of Object.entries(init)) out[name.toLowerCase()] = value;
   return out;
 }
 

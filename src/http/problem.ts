@@ -2,7 +2,7 @@
 // shared by the host handler (src/server) and the emulator (src/emulator), owned by neither.
 import { PROBLEM_CONTENT_TYPE, statusTitle } from '../api/problem.js';
 import type { Problem } from '../api/types.js';
-import { answerResponse, headerRecord, type Answer } from './answer.js';
+import { answerResponse, headerRecord, type Answer, type HeaderMap } from './answer.js';
 
 export { bodyTextOf } from './answer.js';
 
@@ -11,7 +11,7 @@ export interface ProblemInit extends Partial<Problem> {
 }
 
 /** An `application/problem+json` answer. `title` defaults to the status's reason phrase. */
-export function problemAnswer(init: ProblemInit, headers?: HeadersInit): Answer {
+export function problemAnswer(init: ProblemInit, headers?: HeaderMap): Answer {
   const body: Problem = { type: 'about:blank', title: statusTitle(init.status), ...init };
   const h = headerRecord(headers);
   h['content-type'] = PROBLEM_CONTENT_TYPE;
@@ -20,7 +20,7 @@ export function problemAnswer(init: ProblemInit, headers?: HeadersInit): Answer 
 }
 
 /** A JSON answer. */
-export function jsonAnswer(body: unknown, status = 200, headers?: HeadersInit): Answer {
+export function jsonAnswer(body: unknown, status = 200, headers?: HeaderMap): Answer {
   const h = headerRecord(headers);
   h['content-type'] = 'application/json';
   h['cache-control'] = 'no-store';
@@ -28,43 +28,35 @@ export function jsonAnswer(body: unknown, status = 200, headers?: HeadersInit): 
 }
 
 /** A `application/problem+json` Response. `title` defaults to the status's reason phrase. */
-export function problemResponse(init: ProblemInit, headers: HeadersInit = {}): Response {
+export function problemResponse(init: ProblemInit, headers: HeaderMap = {}): Response {
   return answerResponse(problemAnswer(init, headers));
 }
 
 /** A JSON Response. */
-export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
+export function jsonResponse(body: unknown, status = 200, headers: HeaderMap = {}): Response {
   return answerResponse(jsonAnswer(body, status, headers));
 }
 
 /**
  * A problem's `instance`: the request's own absolute URL without its query (the
- * platform's description types `instance` as an absolute URI); undefined when
- * the URL does not parse.
+ * platform's description types `instance` as an absolute URI). A Request's URL
+ * always parses: its constructor refuses any other.
  */
-export function instanceOf(request: Request): string | undefined {
-  try {
-    const url = new URL(request.url);
-    return `${url.origin}${url.pathname}`;
-  } catch {
-    return undefined;
-  }
+export function instanceOf(request: Request): string {
+  const url = new URL(request.url);
+  return `${url.origin}${url.pathname}`;
 }
 
-/** The request's path; undefined when its URL does not parse. */
-export function pathnameOf(request: Request): string | undefined {
-  try {
-    return new URL(request.url).pathname;
-  } catch {
-    return undefined;
-  }
+/** The request's path. */
+export function pathnameOf(request: Request): string {
+  return new URL(request.url).pathname;
 }
 
 /** Thrown inside request handling to answer with a problem. */
 export class HttpProblem extends Error {
   constructor(
     readonly init: ProblemInit,
-    readonly headers: HeadersInit = {},
+    readonly headers: HeaderMap = {},
   ) {
     super(init.detail ?? init.title ?? statusTitle(init.status));
   }

@@ -3,7 +3,7 @@
 import { createPlatformClient, type PlatformClient } from '../api/client.js';
 import { PlatformRequestError, ProblemError } from '../api/problem.js';
 import type { Connection } from '../api/types.js';
-import { answerResponse, headerRecord, withAnswerHandler, type Answer } from '../http/answer.js';
+import { answerResponse, withAnswerHandler, type Answer } from '../http/answer.js';
 import { HttpProblem, instanceOf, jsonAnswer, pathnameOf, problemAnswer, readJsonBody } from '../http/problem.js';
 import { toBrowserConnection } from './connection.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
@@ -292,7 +292,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
 
   function report(fault: ServerFault, request: Request, status: number): void {
     const method = request.method;
-    const path = pathnameOf(request) ?? '';
+    const path = pathnameOf(request);
     const message = `${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`
       .replace(keyPattern, '[redacted]')
       .replace(/[\r\n]+/g, ' ');
@@ -357,10 +357,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       }
       if (problem instanceof ServerFault) report(problem, request, problem.init.status);
       // Absolute, on the app's own origin: never the platform's address.
-      const instance = instanceOf(request);
       return problemAnswer(
-        { ...problem.init, ...(instance ? { instance } : {}), time: new Date().toISOString() },
-        { ...headerRecord(problem.headers), ...cors },
+        { ...problem.init, instance: instanceOf(request), time: new Date().toISOString() },
+        { ...problem.headers, ...cors },
       );
     }
   }
