@@ -20,7 +20,7 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, EmulatorDataError, type Emulator } from '../../src/emulator/index.js';
 import { signJwt } from '../../src/emulator/jwt.js';
 import { LIMITS } from '../../src/emulator/limits.js';
 
@@ -452,6 +452,14 @@ describe('emulator robustness', () => {
       }
       return Buffer.concat(chunks).toString('utf8');
     }
+
+    it('of another shape is refused with EmulatorDataError', () => {
+      const file = join(dir, 'other.json');
+      writeFileSync(file, JSON.stringify({ version: 1, orgs: [] }));
+      assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError);
+      writeFileSync(file, JSON.stringify({ hello: 'world' }));
+      assert.throws(() => createEmulator({ dataFile: file }), /not an emulator data file/);
+    });
 
     it('is replaced whole: a reader that opened it before a write still reads the complete old document', async () => {
       const file = join(dir, 'atomic.json');
