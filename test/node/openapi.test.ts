@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { generateSchemaTypes } from '../../scripts/gen-types.mjs';
 
@@ -30,6 +31,27 @@ describe('openapi.yaml', () => {
       [],
     );
     assert.equal(doc.openapi, '3.1.0');
+  });
+
+  // The emulator compiles these schemas without checking them against the meta-schema (src/emulator/openapi.ts).
+  it("has only schemas that JSON Schema 2020-12's meta-schema accepts", () => {
+    const ajv = new Ajv2020({ strict: false });
+    const schemas: Array<[string, unknown]> = Object.entries(doc.components.schemas);
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) value.forEach((inner, i) => walk(inner, `${where}/${i}`));
+      else if (value && typeof value === 'object') {
+        for (const [key, inner] of Object.entries(value)) {
+          if (key === 'schema') schemas.push([`${where}/schema`, inner]);
+          else walk(inner, `${where}/${key}`);
+        }
+      }
+    };
+    walk(doc.paths, '#/paths');
+    walk(doc.components, '#/components');
+    assert.ok(schemas.length > 40, `only ${schemas.length} schemas found`);
+    for (const [where, schema] of schemas) {
+      assert.equal(ajv.validateSchema(schema as object), true, `${where}: ${ajv.errorsText(ajv.errors)}`);
+    }
   });
 
   it('describes the 13 operations of the spec, and marks every other one as beyond the seed', () => {
