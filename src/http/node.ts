@@ -63,7 +63,13 @@ function requestUrl(req: IncomingMessage): string {
   const queryAt = target.indexOf('?');
   const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
   // Concatenated, not resolved: a path like //other.host stays a path, since the authority ends at the first slash.
-  const url = new URL(`${protocol}://${host}${target}`);
+  let url: URL;
+  try {
+    url = new URL(`${protocol}://${host}${target}`);
+  } catch {
+    // A plain shape that is still no address: a port past 65535, an IPv6 address that does not parse.
+    throw new RequestTargetError('the Host header is not a usable host[:port]');
+  }
   if (url.pathname !== pathname) {
     throw new RequestTargetError(
       'the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)',

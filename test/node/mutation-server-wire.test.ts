@@ -210,3 +210,203 @@ describe('header names of every answer (src/http/answer.ts)', () => {
     });
   });
 });
+
+describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () => {
+  /** What a handler saw of the Request, answered as JSON. */
+  const echo: FetchHandler = async (request) => {
+    const copy = request.clone();
+    return Response.json({
+      method: request.method,
+      url: request.url,
+      body: await copy.text(),
+      aborted: request.signal.aborted,
+    });
+  };
+  const send = (port: number, head: string, body = '') =>
+    raw(
+      port,
+      `${head}\r\nConnection: close\r\n${body ? `Content-Length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`,
+    );
+
+  it('routes the path of an absolute-form target, and refuses a target of another scheme', async () => {
+    const server = await listen(echo);
+    try {
+      const ok = await send(server.port, 'GET http://api.example/echo?x=1 HTTP/1.1\r\nHost: api.example');
+      assert.equal(statusOf(ok), 200);
+      assert.equal(JSON.parse(bodyOf(ok)).url, 'http://api.example/echo?x=1');
+      for (const target of ['ftp://api.example/echo', 'file:///etc/passwd']) {
+        const refused = await send(server.port, `GET ${target} HTTP/1.1\r\nHost: api.example`);
+        assert.equal(statusOf(refused), 400, target);
+        assert.equal(JSON.parse(bodyOf(refused)).detail, 'the request target is not a path', target);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a Host of plain shape that is no address, saying so', async () => {
+    const server = await listen(echo);
+    try {
+      for (const host of ['api.example:99999', '[1:2:3]']) {
+        const refused = await send(server.port, `GET / HTTP/1.1\r\nHost: ${host}`);
+        assert.equal(statusOf(refused), 400, host);
+        assert.equal(JSON.parse(bodyOf(refused)).detail, 'the Host header is not a usable host[:port]', host);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('hands a GET or HEAD a whole Request without a body, even after a body parser ran', async () => {
+    // As express.json() does on every request: req.body = {} and, here, a stream read to its end.
+    const listener = toNodeListener(echo);
+    const server: Server = createServer((req, res) => {
+      (req as { body?: unknown }).body = {};
+      req.resume();
+      req.once('end', () => listener(req, res));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const get = await send(port, 'GET /echo HTTP/1.1\r\nHost: api.example');
+      assert.equal(statusOf(get), 200);
+      assert.deepEqual(JSON.parse(bodyOf(get)), {
+        method: 'GET',
+        url: 'http://api.example/echo',
+        body: '',
+        aborted: false,
+      });
+      const head = await send(port, 'HEAD /echo HTTP/1.1\r\nHost: api.example');
+      assert.equal(statusOf(head), 200);
+      const post = await send(
+        port,
+        'POST /echo HTTP/1.1\r\nHost: api.example\r\nContent-Type: application/json',
+        '{"a":1}',
+      );
+      assert.equal(JSON.parse(bodyOf(post)).body, '{}', "a POST's body is what the parser made of it");
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('gives a Request first read after the client went away an aborted signal', { timeout: 10_000 }, async () => {
+    let gone!: () => void;
+    const clientGone = new Promise<void>((resolve) => (gone = resolve));
+    const seen = new Promise<boolean>((resolve) => {
+      const server = createServer((req, res) => {
+        res.once('close', () => gone());
+        listener(req, res);
+      });
+      const listener = toNodeListener(async (request) => {
+        await clientGone;
+        resolve(request.signal.aborted);
+        server.closeAllConnections();
+        server.close();
+        return new Response('late');
+      });
+      server.listen(0, '127.0.0.1', () => {
+        const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
+          socket.write('GET / HTTP/1.1\r\nHost: api.example\r\n\r\n');
+          setTimeout(() => socket.destroy(), 50);
+        });
+      });
+    });
+    assert.equal(await seen, true);
+  });
+
+  it('has every member of a Request, read through to the whole Request', async () => {
+    const seen: Record<string, unknown> = {};
+    const server = await listen(async (request) => {
+      const full = new Request(request.url, { method: request.method, headers: request.headers });
+      for (const name of ['cache', 'credentials', 'destination', 'integrity', 'keepalive', 'mode', 'redirect']) {
+        seen[name] =
+          (request as unknown as Record<string, unknown>)[name] === (full as unknown as Record<string, unknown>)[name];
+      }
+      seen.isRequestConstructor = request.constructor === Request;
+      seen.bodyUsedBefore = request.bodyUsed;
+      seen.json = await request.json();
+      seen.bodyUsedAfter = request.bodyUsed;
+      return new Response('ok');
+    });
+    try {
+      const answer = await send(
+        server.port,
+        'POST / HTTP/1.1\r\nHost: api.example\r\nContent-Type: application/json',
+        '{"a":[1]}',
+      );
+      assert.equal(statusOf(answer), 200);
+      assert.deepEqual(seen, {
+        cache: true,
+        credentials: true,
+        destination: true,
+        integrity: true,
+        keepalive: true,
+        mode: true,
+        redirect: true,
+        isRequestConstructor: true,
+        bodyUsedBefore: false,
+        json: { a: [1] },
+        bodyUsedAfter: true,
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("writes a plain handler's Response as built: cookies, reason phrase, no body, its own length", async () => {
+    const server = await listen(async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === '/empty') return new Response(null, { status: 204, statusText: 'Nothing Here' });
+      const headers = new Headers({ 'content-type': 'text/plain' });
+      headers.append('set-cookie', 'a=1; Path=/');
+      headers.append('set-cookie', 'b=2; Path=/');
+      return new Response('two cookies', { status: 201, statusText: 'Made It', headers });
+    });
+    try {
+      const cookies = await send(server.port, 'GET /cookies HTTP/1.1\r\nHost: api.example');
+      assert.match(cookies, /^HTTP\/1\.1 201 Made It\r\n/);
+      assert.deepEqual(cookies.match(/^set-cookie: .*$/gim), ['set-cookie: a=1; Path=/', 'set-cookie: b=2; Path=/']);
+      assert.match(cookies, /\r\ncontent-length: 11\r\n/i);
+      assert.equal(bodyOf(cookies), 'two cookies');
+      const empty = await send(server.port, 'GET /empty HTTP/1.1\r\nHost: api.example');
+      assert.match(empty, /^HTTP\/1\.1 204 Nothing Here\r\n/);
+      assert.equal(bodyOf(empty), '');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('closes the connection when it answers before the request body has arrived', { timeout: 10_000 }, async () => {
+    const platform = await startTestServer();
+    const handler = createConnectHandler({
+      apiKey: 'wire-test-key',
+      baseUrl: `${platform.url}/v1`,
+      project: 'demo',
+      authorize: () => null,
+      retry: false,
+    });
+    const server = await listen(handler);
+    try {
+      // Half of a declared body: the handler refuses the request (401) without reading it.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () =>
+          socket.write(
+            'POST /api/connect/oauth-connect HTTP/1.1\r\nHost: api.example\r\nContent-Type: application/json\r\n' +
+              'Content-Length: 100\r\n\r\n{"provider":',
+          ),
+        );
+        let data = '';
+        socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${data}`)));
+        socket.on('data', (chunk) => (data += chunk));
+        socket.on('close', () => resolve(data));
+        socket.on('error', reject);
+      });
+      assert.equal(statusOf(answer), 401);
+      assert.match(answer, /\r\nconnection: close\r\n/i);
+    } finally {
+      await server.close();
+      await platform.close();
+    }
+  });
+});
