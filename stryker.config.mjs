@@ -3,7 +3,9 @@
 // file with tsx, per-file coverage picks the files a mutant can fail, and the
 // incremental file re-tests only mutants whose code or tests changed.
 // Run through `npm run mutate [-- api server emulator]` (scripts/mutate.mjs).
-const AREAS = {
+// An area with `parts` runs as one Stryker run per part (MUTATE_PART), each with its own report and incremental
+// file: on a 2-core machine the emulator takes hours, and a part that finished is never lost to one that did not.
+export const AREAS = {
   api: {
     mutate: ['src/api/**/*.ts', '!src/api/schema.ts', '!src/api/types.ts', '!src/api/index.ts'],
     tests: ['test/node/api-client.test.ts', 'test/node/mutation-api*.test.ts'],
@@ -16,6 +18,23 @@ const AREAS = {
     // cli.ts runs only as the child process of emulator-cli.test.ts, where Stryker sees no coverage (it would
     // report all of it as untested and never try a mutant); that test checks the CLI end to end under npm test.
     mutate: ['src/emulator/**/*.ts', '!src/emulator/index.ts', '!src/emulator/cli.ts'],
+    parts: {
+      operations: ['src/emulator/operations.ts', 'src/emulator/store.ts'],
+      server: [
+        'src/emulator/emulator.ts',
+        'src/emulator/openapi.ts',
+        'src/emulator/pages.ts',
+        'src/emulator/providers.ts',
+        'src/emulator/seed.ts',
+      ],
+      access: [
+        'src/emulator/jwt.ts',
+        'src/emulator/auth.ts',
+        'src/emulator/cors.ts',
+        'src/emulator/limits.ts',
+        'src/emulator/consent.ts',
+      ],
+    },
     tests: [
       'test/node/emulator.test.ts',
       'test/node/emulator-auth.test.ts',
@@ -28,23 +47,29 @@ const AREAS = {
 
 const area = process.env.MUTATE_AREA ?? 'api';
 if (!AREAS[area]) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREAS).join(', ')}`);
+const part = process.env.MUTATE_PART || undefined;
+const parts = AREAS[area].parts;
+if (parts && !parts[part]) throw new Error(`MUTATE_PART must be one of ${Object.keys(parts).join(', ')} for ${area}`);
+if (!parts && part) throw new Error(`${area} has no parts`);
+/** The report's name: the area's, or its part's. */
+const name = part ? `${area}.${part}` : area;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'tap',
   tap: { testFiles: AREAS[area].tests, nodeArgs: ['--import', 'tsx', '--test-force-exit'], forceBail: true },
-  mutate: AREAS[area].mutate,
+  mutate: part ? parts[part] : AREAS[area].mutate,
   coverageAnalysis: 'perTest',
   ignoreStatic: true,
   // tsx runs the tests without type checks; Stryker's default would prepend // @ts-nocheck to src/api/schema.ts,
   // which openapi.test.ts compares byte for byte with what gen:types generates.
   disableTypeChecks: false,
   incremental: true,
-  incrementalFile: `reports/mutation/${area}-incremental.json`,
+  incrementalFile: `reports/mutation/${name}-incremental.json`,
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 10000,
   reporters: ['clear-text', 'progress', 'json'],
-  jsonReporter: { fileName: `reports/mutation/${area}.json` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,

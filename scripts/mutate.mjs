@@ -3,18 +3,28 @@
 // area after the other, then one score line per area and for all of them.
 //   npm run mutate                     api, server and emulator
 //   npm run mutate -- api              one area (or several)
+//   npm run mutate -- emulator.access  one part of an area that has parts
 // Not part of npm test: it runs the area's Node tests once per mutant. The
 // incremental files in reports/mutation/ make a second run re-test only what changed.
+// An area with parts (the emulator) runs one part after the other; its score sums
+// the latest report of every part, and a part not yet run is named.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { AREAS } from '../stryker.config.mjs';
 
-const ALL = ['api', 'server', 'emulator'];
-const areas = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL;
-for (const area of areas) {
-  if (!ALL.includes(area)) {
-    console.error(`unknown area ${area}: choose among ${ALL.join(', ')}`);
+const ALL = Object.keys(AREAS);
+/** [area, part | undefined] for each run asked for. */
+const runs = [];
+for (const arg of process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL) {
+  const [area, part, ...rest] = arg.split('.');
+  const parts = AREAS[area]?.parts;
+  if (!AREAS[area] || rest.length > 0 || (part !== undefined && !parts?.[part])) {
+    const names = ALL.flatMap((a) => [a, ...Object.keys(AREAS[a].parts ?? {}).map((p) => `${a}.${p}`)]);
+    console.error(`unknown area ${arg}: choose among ${names.join(', ')}`);
     process.exit(2);
   }
+  if (part === undefined && parts) for (const p of Object.keys(parts)) runs.push([area, p]);
+  else runs.push([area, part]);
 }
 
 const DETECTED = new Set(['Killed', 'Timeout']);
@@ -37,35 +47,60 @@ function countReport(file) {
 
 const score = ({ detected, undetected }) =>
   detected + undetected === 0 ? 100 : (100 * detected) / (detected + undetected);
-const rows = [];
+const reportOf = (area, part) => `reports/mutation/${part ? `${area}.${part}` : area}.json`;
+const minutes = new Map();
 let failed = false;
-for (const area of areas) {
+for (const [area, part] of runs) {
   const started = Date.now();
   const run = spawnSync('npx', ['stryker', 'run', 'stryker.config.mjs'], {
     stdio: 'inherit',
     // The property tests run 250 cases from a fixed seed per mutant (2,000 random ones under npm test): a kill is
     // then repeatable, and a mutant costs seconds instead of half a minute.
-    env: { FC_SEED: '2', FC_RUNS: '250', ...process.env, MUTATE_AREA: area },
+    env: { FC_SEED: '2', FC_RUNS: '250', ...process.env, MUTATE_AREA: area, MUTATE_PART: part ?? '' },
   });
-  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  if (run.status !== 0) {
+  if (run.status === 0) minutes.set(reportOf(area, part), ((Date.now() - started) / 60_000).toFixed(1));
+  else {
     failed = true;
-    rows.push([area, undefined, minutes]);
-    continue;
+    console.error(`stryker failed on ${part ? `${area}.${part}` : area} (see above)`);
   }
-  rows.push([area, countReport(`reports/mutation/${area}.json`), minutes]);
 }
 
-console.log('\narea       score   killed  survived  no coverage  minutes');
-const total = { detected: 0, undetected: 0, survived: 0, noCoverage: 0 };
-for (const [area, counts, minutes] of rows) {
-  if (!counts) {
-    console.log(`${area.padEnd(9)}  stryker failed (see above)`);
+// One row per part and per area (an area's row sums its parts' latest reports), then all of them.
+const row = (label, counts, time = '') =>
+  console.log(
+    `${label.padEnd(20)} ${[score(counts).toFixed(1) + '%', counts.detected, counts.survived, counts.noCoverage, time]
+      .map((c, i) => String(c).padStart([7, 8, 9, 12, 8][i]))
+      .join(' ')}`,
+  );
+const add = (total, counts) => {
+  for (const key of Object.keys(total)) total[key] += counts[key];
+};
+const zero = () => ({ detected: 0, undetected: 0, survived: 0, noCoverage: 0 });
+console.log('\narea                   score   killed  survived  no coverage  minutes');
+const all = zero();
+let areasShown = 0;
+for (const area of [...new Set(runs.map(([a]) => a))]) {
+  const parts = Object.keys(AREAS[area].parts ?? {});
+  const total = zero();
+  const missing = [];
+  for (const part of parts.length > 0 ? parts : [undefined]) {
+    const file = reportOf(area, part);
+    if (!existsSync(file)) {
+      missing.push(part ?? area);
+      continue;
+    }
+    const counts = countReport(file);
+    add(total, counts);
+    if (part) row(`  ${area}.${part}`, counts, minutes.get(file) ?? '(earlier)');
+    else row(area, counts, minutes.get(file) ?? '(earlier)');
+  }
+  if (missing.length > 0) {
+    console.log(`${area.padEnd(20)} incomplete: no report yet for ${missing.join(', ')}`);
     continue;
   }
-  for (const key of Object.keys(total)) total[key] += counts[key];
-  const cells = [score(counts).toFixed(1) + '%', counts.detected, counts.survived, counts.noCoverage, minutes];
-  console.log(`${area.padEnd(9)} ${cells.map((c, i) => String(c).padStart([6, 8, 9, 12, 8][i])).join(' ')}`);
+  if (parts.length > 0) row(area, total);
+  add(all, total);
+  areasShown++;
 }
-if (rows.filter(([, c]) => c).length > 1) console.log(`all        ${score(total).toFixed(1)}%`);
+if (areasShown > 1) row('all', all);
 process.exit(failed ? 1 : 0);
