@@ -46,10 +46,11 @@ export const AREAS = {
 };
 
 const area = process.env.MUTATE_AREA ?? 'api';
-if (!AREAS[area]) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREAS).join(', ')}`);
+if (!Object.hasOwn(AREAS, area)) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREAS).join(', ')}`);
 const part = process.env.MUTATE_PART || undefined;
 const parts = AREAS[area].parts;
-if (parts && !parts[part]) throw new Error(`MUTATE_PART must be one of ${Object.keys(parts).join(', ')} for ${area}`);
+if (parts && !(part !== undefined && Object.hasOwn(parts, part)))
+  throw new Error(`MUTATE_PART must be one of ${Object.keys(parts).join(', ')} for ${area}`);
 if (!parts && part) throw new Error(`${area} has no parts`);
 /** The report's name: the area's, or its part's. */
 const name = part ? `${area}.${part}` : area;

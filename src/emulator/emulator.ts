@@ -253,8 +253,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   async function route(request: Request): Promise<Response> {
     const early = preflight(request, cors);
     if (early) return early;
-    const url = new URL(request.url);
-    const path = url.pathname;
+    const path = pathnameOf(request);
+    // Only a Request-like object that is no Request has a URL that does not parse.
+    if (path === undefined) throw new HttpProblem({ status: 400, detail: 'the request URL is not an absolute URL' });
     if (path.startsWith('/v1/')) return handleApi(request, path.slice(3), 'base');
     if (path.startsWith('/search/v1/')) return handleApi(request, path.slice(10), 'search');
     const consent = /^\/consent\/([^/]+)$/.exec(path);
@@ -277,11 +278,12 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         problem = new HttpProblem({ status: 500, detail: 'the emulator failed to answer this request' });
       }
       const pathname = pathnameOf(request);
-      if (!pathname.startsWith('/v1') && !pathname.startsWith('/search/v1') && wantsHtml(request)) {
+      if (pathname && !pathname.startsWith('/v1') && !pathname.startsWith('/search/v1') && wantsHtml(request)) {
         response = errorPage(problem.init.status, problem.init.title ?? 'Error', problem.init.detail ?? '');
       } else {
+        const instance = pathname === undefined ? {} : { instance: `${publicOrigin(request)}${pathname}` };
         response = problemResponse(
-          { ...problem.init, instance: `${publicOrigin(request)}${pathname}`, time: now().toISOString(), requestId },
+          { ...problem.init, ...instance, time: now().toISOString(), requestId },
           problem.headers,
         );
       }

@@ -80,18 +80,24 @@ function newAjv(coerceTypes: boolean, schemas: Json): Ajv2020 {
   return ajv;
 }
 
+/** A validator compiled on its first call, with `compile()` to compile it at once. */
+type LazyValidator = ValidateFunction & { compile(): void };
+
 /**
  * A validator compiled on its first call: a process that starts an emulator pays only for the operations it
- * serves (compiling all of them took most of createEmulator's time, which every test file paid).
+ * serves (compiling all of them took most of createEmulator's time, which every test file paid). The contract's
+ * `compileAll()` compiles every one, so a schema that does not compile fails a test, not a request.
  */
-function compiledOnUse(ajv: Ajv2020, schema: Json): ValidateFunction {
+function compiledOnUse(ajv: Ajv2020, schema: Json, all: LazyValidator[]): LazyValidator {
   let compiled: ValidateFunction | undefined;
+  const compile = () => (compiled ??= ajv.compile(schema));
   const validate = ((data: unknown) => {
-    compiled ??= ajv.compile(schema);
-    const valid = compiled(data);
-    validate.errors = compiled.errors;
+    const valid = compile()(data);
+    validate.errors = compile().errors;
     return valid;
-  }) as ValidateFunction;
+  }) as LazyValidator;
+  validate.compile = compile;
+  all.push(validate);
   return validate;
 }
 
@@ -141,6 +147,8 @@ export function toIssues(errors: ErrorObject[] | null | undefined, where: string
 export interface Contract {
   doc: Json;
   operations: OperationInfo[];
+  /** Compiles every validator now (they compile on first use); throws as ajv does; returns how many. */
+  compileAll(): number;
   /** Errors of a response against the document; empty when it conforms. */
   validateResponse(operationId: string, status: number, contentType: string | null, body: unknown): string[];
 }
@@ -158,6 +166,7 @@ export function loadContract(): Contract {
   const globalSecurity = doc.security as Array<Json>;
   const operations: OperationInfo[] = [];
   const responseValidators = new Map<string, ValidateFunction>();
+  const validators: LazyValidator[] = [];
 
   for (const [template, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) {
@@ -173,11 +182,13 @@ export function loadContract(): Contract {
         properties: Object.fromEntries(list.map((p) => [p.name, rewriteRefs(p.schema)])),
         required: list.filter((p) => p.required).map((p) => p.name),
       });
-      const validatePath = compiledOnUse(paramAjv, objectSchema(pathParams));
-      const validateQuery = compiledOnUse(paramAjv, objectSchema(queryParams));
+      const validatePath = compiledOnUse(paramAjv, objectSchema(pathParams), validators);
+      const validateQuery = compiledOnUse(paramAjv, objectSchema(queryParams), validators);
       const bodySchema = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as
         Json | undefined;
-      const validateBody = bodySchema ? compiledOnUse(bodyAjv, rewriteRefs(bodySchema.schema) as Json) : undefined;
+      const validateBody = bodySchema
+        ? compiledOnUse(bodyAjv, rewriteRefs(bodySchema.schema) as Json, validators)
+        : undefined;
 
       const names: string[] = [];
       const pattern = template
@@ -193,7 +204,7 @@ export function loadContract(): Contract {
         for (const [type, media] of Object.entries(content)) {
           responseValidators.set(
             `${operationId} ${status} ${type}`,
-            compiledOnUse(bodyAjv, rewriteRefs((media as Json).schema) as Json),
+            compiledOnUse(bodyAjv, rewriteRefs((media as Json).schema) as Json, validators),
           );
         }
       }
@@ -248,6 +259,10 @@ export function loadContract(): Contract {
   cached = {
     doc,
     operations,
+    compileAll() {
+      for (const validator of validators) validator.compile();
+      return validators.length;
+    },
     validateResponse(operationId, status, contentType, body) {
       const type = (contentType ?? '').split(';')[0].trim();
       if (status === 204) return body === undefined || body === '' ? [] : ['a 204 answer has a body'];

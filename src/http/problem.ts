@@ -39,17 +39,25 @@ export function jsonResponse(body: unknown, status = 200, headers: HeaderMap = {
 
 /**
  * A problem's `instance`: the request's own absolute URL without its query (the
- * platform's description types `instance` as an absolute URI). A Request's URL
- * always parses: its constructor refuses any other.
+ * platform's description types `instance` as an absolute URI); undefined when
+ * the URL does not parse, as with a Request-like object that is no Request.
  */
-export function instanceOf(request: Request): string {
-  const url = new URL(request.url);
-  return `${url.origin}${url.pathname}`;
+export function instanceOf(request: Request): string | undefined {
+  try {
+    const url = new URL(request.url);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return undefined;
+  }
 }
 
-/** The request's path. */
-export function pathnameOf(request: Request): string {
-  return new URL(request.url).pathname;
+/** The request's path; undefined when its URL does not parse. */
+export function pathnameOf(request: Request): string | undefined {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Thrown inside request handling to answer with a problem. */

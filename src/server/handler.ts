@@ -292,7 +292,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
 
   function report(fault: ServerFault, request: Request, status: number): void {
     const method = request.method;
-    const path = pathnameOf(request);
+    const path = pathnameOf(request) ?? '';
     const message = `${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`
       .replace(keyPattern, '[redacted]')
       .replace(/[\r\n]+/g, ' ');
@@ -357,8 +357,9 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       }
       if (problem instanceof ServerFault) report(problem, request, problem.init.status);
       // Absolute, on the app's own origin: never the platform's address.
+      const instance = instanceOf(request);
       return problemAnswer(
-        { ...problem.init, instance: instanceOf(request), time: new Date().toISOString() },
+        { ...problem.init, ...(instance === undefined ? {} : { instance }), time: new Date().toISOString() },
         { ...problem.headers, ...cors },
       );
     }

@@ -317,6 +317,23 @@ describe('emulator robustness', () => {
     });
   });
 
+  describe('a Request-like object that is no Request', () => {
+    it('gets a 400 problem from handle(), not a rejected promise', async () => {
+      const emulator = createEmulator();
+      const response = await emulator.handle({
+        url: '/v1/projects/demo',
+        method: 'GET',
+        headers: new Headers({ accept: 'text/html' }),
+      } as unknown as Request);
+      assert.equal(response.status, 400);
+      assert.equal(response.headers.get('content-type'), 'application/problem+json');
+      const body = await response.json();
+      assert.equal(body.detail, 'the request URL is not an absolute URL');
+      assert.equal(body.instance, undefined);
+      await emulator.close();
+    });
+  });
+
   describe('the URLs it hands out', () => {
     it('come from the listening address, never from the Host header', async () => {
       await withEmulator({}, async (e) => {

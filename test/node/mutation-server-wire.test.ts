@@ -45,6 +45,15 @@ function raw(port: number, text: string): Promise<string> {
 
 const statusOf = (answer: string) => Number(answer.slice(9, 12));
 const bodyOf = (answer: string) => answer.slice(answer.indexOf('\r\n\r\n') + 4);
+/** The head's headers, lower-cased and sorted, without Date (it differs between two answers). */
+const headersOf = (answer: string) =>
+  answer
+    .slice(0, answer.indexOf('\r\n\r\n'))
+    .split('\r\n')
+    .slice(1)
+    .map((line) => line.toLowerCase())
+    .filter((line) => !line.startsWith('date:'))
+    .sort();
 
 describe('a connect handler the app wraps in its own function (src/http/answer.ts)', () => {
   let platform: TestServer;
@@ -81,6 +90,7 @@ describe('a connect handler the app wraps in its own function (src/http/answer.t
         assert.equal(statusOf(viaWrapper), statusOf(viaHandler), what);
         const strip = (text: string) => text.replace(/"time":"[^"]*"/, '');
         assert.equal(strip(bodyOf(viaWrapper)), strip(bodyOf(viaHandler)), what);
+        assert.deepEqual(headersOf(viaWrapper), headersOf(viaHandler), what);
         statuses.push(statusOf(viaWrapper));
       }
       assert.deepEqual(statuses, [204, 200, 405]);
@@ -293,26 +303,28 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
   it('gives a Request first read after the client went away an aborted signal', { timeout: 10_000 }, async () => {
     let gone!: () => void;
     const clientGone = new Promise<void>((resolve) => (gone = resolve));
-    const seen = new Promise<boolean>((resolve) => {
-      const server = createServer((req, res) => {
-        res.once('close', () => gone());
-        listener(req, res);
-      });
-      const listener = toNodeListener(async (request) => {
-        await clientGone;
-        resolve(request.signal.aborted);
-        server.closeAllConnections();
-        server.close();
-        return new Response('late');
-      });
-      server.listen(0, '127.0.0.1', () => {
-        const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
-          socket.write('GET / HTTP/1.1\r\nHost: api.example\r\n\r\n');
-          setTimeout(() => socket.destroy(), 50);
-        });
-      });
+    let seen!: (aborted: boolean) => void;
+    const aborted = new Promise<boolean>((resolve) => (seen = resolve));
+    const listener = toNodeListener(async (request) => {
+      await clientGone;
+      seen(request.signal.aborted);
+      return new Response('late');
     });
-    assert.equal(await seen, true);
+    const server = createServer((req, res) => {
+      res.once('close', () => gone());
+      listener(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1', () => {
+        socket.write('GET / HTTP/1.1\r\nHost: api.example\r\n\r\n');
+        setTimeout(() => socket.destroy(), 50);
+      });
+      assert.equal(await aborted, true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('has every member of a Request, read through to the whole Request', async () => {
@@ -408,5 +420,30 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
       await server.close();
       await platform.close();
     }
+  });
+});
+
+describe('a Request-like object that is no Request (src/http/problem.ts)', () => {
+  it('gets a 500 problem from the handler, reported to onError, not a rejected promise', async () => {
+    const errors: string[] = [];
+    const handler = createConnectHandler({
+      apiKey: 'wire-test-key',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      project: 'demo',
+      authorize: () => ({ groupRef: 'acme', consumerRef: 'ada' }),
+      onError: (info) => errors.push(info.message),
+    });
+    const likeRequest = {
+      url: '/api/connect/connections',
+      method: 'GET',
+      headers: new Headers(),
+      signal: new AbortController().signal,
+    } as unknown as Request;
+    const response = await handler(likeRequest);
+    assert.equal(response.status, 500);
+    const body = await response.json();
+    assert.equal(body.detail, 'the connect handler failed');
+    assert.equal(body.instance, undefined, 'no instance without an absolute URL');
+    assert.deepEqual(errors, ['GET  answered 500: unexpected TypeError: Invalid URL']);
   });
 });
