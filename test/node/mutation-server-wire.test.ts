@@ -45,6 +45,19 @@ function raw(port: number, text: string): Promise<string> {
 
 const statusOf = (answer: string) => Number(answer.slice(9, 12));
 const bodyOf = (answer: string) => answer.slice(answer.indexOf('\r\n\r\n') + 4);
+/** The payload of a complete chunked body; throws when its last chunk is missing. */
+function dechunk(body: Buffer): Buffer {
+  const out: Buffer[] = [];
+  for (let at = 0; ;) {
+    const lineEnd = body.indexOf('\r\n', at);
+    const size = parseInt(body.subarray(at, lineEnd).toString('latin1'), 16);
+    if (lineEnd < 0 || Number.isNaN(size)) throw new Error(`not a complete chunked body (at byte ${at})`);
+    if (size === 0) return Buffer.concat(out);
+    out.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 4 + size;
+  }
+}
+
 /** The head's headers, lower-cased and sorted, without Date (it differs between two answers). */
 const headersOf = (answer: string) =>
   answer
@@ -384,6 +397,43 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
       const empty = await send(server.port, 'GET /empty HTTP/1.1\r\nHost: api.example');
       assert.match(empty, /^HTTP\/1\.1 204 Nothing Here\r\n/);
       assert.equal(bodyOf(empty), '');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('streams a body larger than the socket takes at once, whole and in order', { timeout: 20_000 }, async () => {
+    const chunk = 64 * 1024;
+    const count = 128; // 8 MiB: far past the socket's buffer, so writing must wait for it to drain
+    const server = await listen(async () => {
+      let i = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (i === count) controller.close();
+          else controller.enqueue(new Uint8Array(chunk).fill(i++ % 251));
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'application/octet-stream' } });
+    });
+    try {
+      // A client that reads nothing for a while: the kernel's buffers fill, and the server's writes must wait.
+      const body = await new Promise<Buffer>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () => {
+          socket.pause();
+          socket.write('GET /big HTTP/1.1\r\nHost: api.example\r\nConnection: close\r\n\r\n');
+          setTimeout(() => socket.resume(), 500);
+        });
+        const chunks: Buffer[] = [];
+        socket.setTimeout(10_000, () =>
+          socket.destroy(new Error(`stalled after ${Buffer.concat(chunks).length} bytes`)),
+        );
+        socket.on('data', (data: Buffer) => chunks.push(data));
+        socket.on('end', () => resolve(Buffer.concat(chunks)));
+        socket.on('error', reject);
+      });
+      const bytes = dechunk(body.subarray(body.indexOf('\r\n\r\n') + 4));
+      assert.equal(bytes.length, chunk * count);
+      for (let n = 0; n < count; n++) assert.equal(bytes[n * chunk], n % 251, `chunk ${n}`);
     } finally {
       await server.close();
     }
