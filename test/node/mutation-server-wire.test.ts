@@ -1,13 +1,15 @@
-// Rules of src/http that a whole-area mutation run (npm run mutate -- server) showed no test held: a connect
-// handler that the app wraps in its own function, Host headers at their bounds, JSON bodies at the declared limit,
-// and the header names of every answer. Over real sockets where the rule is about the wire.
+// Rules of src/http that mutation runs (npm run mutate -- server) showed no test held: a connect handler that the
+// app wraps in its own function, Host headers at their bounds, JSON bodies at the declared limit, the header names
+// of every answer, toNodeListener and toRequest at their edges, and Request-like objects that are no Request.
+// Over real sockets where the rule is about the wire.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import {
   createConnectHandler,
   toNodeListener,
+  toRequest,
   type ConnectHandler,
   type FetchHandler,
 } from '../../src/server/index.js';
@@ -250,6 +252,27 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
       port,
       `${head}\r\nConnection: close\r\n${body ? `Content-Length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`,
     );
+
+  it('toRequest: https behind TLS, no HTTP/2 pseudo-headers, repeated headers joined, a named error', () => {
+    // The IncomingMessage fields toRequest reads, as node:https and node:http2's compatibility API fill them.
+    const incoming = (fields: object) =>
+      ({ method: 'GET', url: '/x?y=1', socket: {}, readableEnded: false, ...fields }) as unknown as IncomingMessage;
+    const request = toRequest(
+      incoming({
+        socket: { encrypted: true },
+        headers: { ':authority': 'api.example', ':method': 'GET', host: 'api.example', 'x-list': ['a', 'b'] },
+      }),
+    );
+    assert.equal(request.url, 'https://api.example/x?y=1');
+    assert.deepEqual([...request.headers.keys()].sort(), ['host', 'x-list']);
+    assert.equal(request.headers.get('x-list'), 'a, b');
+    assert.equal(toRequest(incoming({ headers: { host: 'api.example' } })).url, 'http://api.example/x?y=1');
+    assert.throws(
+      () => toRequest(incoming({ headers: { host: 'api.example/evil' } })),
+      (error: Error) =>
+        error.name === 'RequestTargetError' && /the Host header is not a plain host/.test(error.message),
+    );
+  });
 
   it('routes the path of an absolute-form target, and refuses a target of another scheme', async () => {
     const server = await listen(echo);
