@@ -43,7 +43,7 @@ function hexOf(secret: string): string {
 
 /** IPv6 text forms of an address: compressed (as URL gives it) and fully expanded. */
 function ipv6Forms(bracketed: string): string[] {
-  const compressed = bracketed.slice(1, -1).toLowerCase();
+  const compressed = bracketed.slice(1, -1); // URL gives the hostname lower-cased
   const [head, tail = ''] = compressed.includes('::')
     ? compressed.split('::')
     : [compressed, undefined as unknown as string];
@@ -52,7 +52,8 @@ function ipv6Forms(bracketed: string): string[] {
   const middle = new Array(Math.max(0, 8 - left.length - right.length)).fill('0');
   const groups = compressed.includes('::') ? [...left, ...middle, ...right] : left;
   const expanded = groups.map((g) => g.padStart(4, '0')).join(':');
-  const short = groups.map((g) => g.replace(/^0+(?=.)/, '')).join(':');
+  // URL's groups have no leading zeros: joined, they give the uncompressed form without them (2001:db8:0:0:...).
+  const short = groups.join(':');
   return [...new Set([compressed, expanded, short])];
 }
 
@@ -63,20 +64,20 @@ function ipv6Forms(bracketed: string): string[] {
  * without its port, scheme or brackets, percent-encoded or not.
  */
 export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
-  const exact: string[] = [];
+  // Case-insensitive forms, and base64 ones (case matters there). None is empty: the key is not, and every
+  // base64 form has 6 characters or more.
   const loose: string[] = [apiKey, encodeURIComponent(apiKey), hexOf(apiKey)];
-  exact.push(...base64Forms(apiKey));
+  const exact = base64Forms(apiKey);
   const window = Math.min(12, apiKey.length);
   for (let i = 0; i + window <= apiKey.length; i++) loose.push(apiKey.slice(i, i + window));
 
   const url = new URL(baseUrl);
-  const hosts = url.hostname.startsWith('[') ? ipv6Forms(url.hostname) : [url.hostname.toLowerCase()];
+  const hosts = url.hostname.startsWith('[') ? ipv6Forms(url.hostname) : [url.hostname];
   if (url.hostname.startsWith('[')) hosts.push(...hosts.map((h) => `[${h}]`));
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   for (const host of hosts) loose.push(host, encodeURIComponent(host));
-  const patterns = [...new Set(loose.filter((s) => s.length > 0))]
-    .sort((a, b) => b.length - a.length)
-    .map(escapeRegExp);
+  // Longest first: at each position the longest form is the one marked.
+  const patterns = [...new Set(loose)].sort((a, b) => b.length - a.length).map(escapeRegExp);
   const looseRe = new RegExp(patterns.join('|'), 'gi');
   const exactRe = exact.length ? new RegExp([...new Set(exact)].map(escapeRegExp).join('|'), 'g') : null;
   // The port: after a colon (`:4010`, `%3A4010`); an explicit port also as a bare number ("port 4010").
@@ -85,14 +86,17 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
     : new RegExp(`(?::|%3a)${port}(?!\\d)`, 'gi');
   // Any absolute URL, whatever its scheme; and a stack frame or file position.
   const urlRe = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
-  // A stack frame (`at fn (/path/file.js:1:2)`, `at node:internal/x:3:4`) or a bare file position, on its own line or not.
+  // A stack frame (`at fn (/path/file.js:1:2)`, `at new X (<anonymous>)`, `at node:internal/x:3:4`) or a bare file
+  // position, on its own line or not.
   const stackRe =
-    /(?:\bat\s+(?:async\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?\)?|\bat\s+(?:async\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
+    /(?:\bat\s+(?:async\s+)?(?:new\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|(?<![:/])\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?(?:\)|(?=\s|$))|\bat\s+(?:async\s+)?(?:new\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
 
   function hide(text: string): string {
     // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are what this removes
     let out = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
-    out = out.replace(urlRe, '[url]').replace(stackRe, ' ');
+    // Frames first, so a frame's file:// URL goes with its frame; a position must end its token, so a URL's
+    // :port is no line number.
+    out = out.replace(stackRe, ' ').replace(urlRe, '[url]');
     // Mark every position a secret covers, then replace each marked run once.
     const marks = new Uint8Array(out.length);
     for (const re of [looseRe, exactRe]) {
@@ -100,8 +104,7 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
       re.lastIndex = 0;
       for (let m = re.exec(out); m; m = re.exec(out)) {
         marks.fill(1, m.index, m.index + m[0].length);
-        if (m[0].length === 0) re.lastIndex++;
-        else re.lastIndex = m.index + 1;
+        re.lastIndex = m.index + 1;
       }
     }
     let result = '';
