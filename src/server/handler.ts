@@ -99,9 +99,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     operation: string,
     input?: Record<string, unknown>,
   ): ServerFault | HttpProblem {
-    // The browser went away: nothing to answer or to report.
-    if (error instanceof Error && error.name === 'AbortError')
-      return new HttpProblem({ status: 499, detail: 'the request was aborted' });
+    // (A browser that went away never shows here: the client is not handed its signal; see stillWanted.)
     const problem = upstreamProblem(error, { scrub, ...(input ? { input } : {}) });
     if (problem.init.status < 500) return problem;
     let cause = 'failed';
