@@ -109,8 +109,9 @@ export function decodeConnectionId(raw: string): string {
   } catch {
     throw new HttpProblem({ status: 404, detail: 'no such connection' });
   }
-  // `.` and `..` name no connection: in the platform's URL they would resolve to another operation.
-  if (id === '' || id === '.' || id === '..' || id.length > MAX_FIELD_LENGTH || CONTROL.test(id)) {
+  // `.` and `..` name no connection: in the platform's URL they would resolve to another operation. (They arrive
+  // through the update route, `/connections/..:oauth-update`; a decoded ID is never empty.)
+  if (id === '.' || id === '..' || id.length > MAX_FIELD_LENGTH || CONTROL.test(id)) {
     throw new HttpProblem({ status: 404, detail: 'no such connection' });
   }
   return id;

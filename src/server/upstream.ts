@@ -26,7 +26,7 @@ const MAX_ISSUES = 20;
 function browserValue(input: Record<string, unknown> | undefined, name: string): unknown {
   if (!input) return undefined;
   const path = name
-    .replace(/^#?\/?/, '')
+    .replace(/^#/, '') // a JSON pointer's fragment mark; its slashes split below
     .replace(/^body[./]/, '')
     .split(/[./]|\[(\d+)\]/)
     .filter((part) => part !== undefined && part !== '');
@@ -152,7 +152,7 @@ export function upstreamProblem(error: unknown, context: UpstreamContext): HttpP
 export function isUsableUrl(url: string, platformIsLoopback: boolean): URL | null {
   let parsed: URL;
   try {
-    parsed = new URL(url.trim());
+    parsed = new URL(url); // the URL parser drops surrounding spaces and control characters itself
   } catch {
     return null;
   }
