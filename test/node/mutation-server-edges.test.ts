@@ -140,6 +140,19 @@ describe('the platform, as the handler reads it', () => {
   );
 });
 
+describe('the Origin check, in the words the browser gets', () => {
+  it('tells an opaque origin from a foreign one', async () => {
+    const handler = createConnectHandler(BASE);
+    const detail = async (origin: string) => {
+      const response = await handler(new Request(`${APP}/connections`, { headers: { origin } }));
+      assert.equal(response.status, 403, origin);
+      return (await response.json()).detail;
+    };
+    assert.equal(await detail('null'), 'requests from an opaque origin are not allowed');
+    assert.equal(await detail('https://evil.example'), 'requests from https://evil.example are not allowed');
+  });
+});
+
 describe('toBrowserConnection: each field only with its type', () => {
   it('drops every field of the wrong type, length or value, and everything not on the list', () => {
     const inherited = Object.create({ id: 'inherited-id' }) as Record<string, unknown>;
