@@ -219,41 +219,29 @@ export async function writeResponse(response: Response, res: ServerResponse, req
     res.end(text);
     return;
   }
+  // A stream that fails is not ended as if complete: the error goes to the caller, which answers 500 while nothing
+  // is written, and cuts the connection after.
   const reader = response.body.getReader();
-  let headWritten = false;
-  let failed = false;
-  try {
-    const first = await reader.read();
-    const second = first.done ? first : await reader.read();
-    if (second.done) {
-      // Internal: a body of one chunk (every JSON answer) goes out with its length in one write, not chunked.
-      const body = first.done ? undefined : first.value;
-      if (!('content-length' in headers) && !('transfer-encoding' in headers))
-        headers['content-length'] = String(body?.byteLength ?? 0);
-      res.writeHead(response.status, response.statusText || undefined, headers);
-      headWritten = true;
-      res.end(body);
-      return;
-    }
+  const first = await reader.read();
+  const second = first.done ? first : await reader.read();
+  if (second.done) {
+    // Internal: a body of one chunk (every JSON answer) goes out with its length in one write, not chunked.
+    const body = first.done ? undefined : first.value;
+    if (!('content-length' in headers) && !('transfer-encoding' in headers))
+      headers['content-length'] = String(body?.byteLength ?? 0);
     res.writeHead(response.status, response.statusText || undefined, headers);
-    headWritten = true;
-    for (
-      let chunk: ReadableStreamReadResult<Uint8Array> = first;
-      !chunk.done;
-      chunk = chunk === first ? second : await reader.read()
-    ) {
-      if (!res.write(chunk.value)) await new Promise((resolve) => res.once('drain', resolve));
-    }
-  } catch (error) {
-    // A stream that fails half-way is not ended as if complete: the caller answers 500, or cuts the connection.
-    failed = true;
-    throw error;
-  } finally {
-    if (!failed) {
-      if (!headWritten) res.writeHead(response.status, response.statusText || undefined, headers);
-      if (!res.writableEnded) res.end();
-    }
+    res.end(body);
+    return;
   }
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  for (
+    let chunk: ReadableStreamReadResult<Uint8Array> = first;
+    !chunk.done;
+    chunk = chunk === first ? second : await reader.read()
+  ) {
+    if (!res.write(chunk.value)) await new Promise((resolve) => res.once('drain', resolve));
+  }
+  res.end();
 }
 
 /** Writes an Answer to Node's ServerResponse in one write. */

@@ -462,6 +462,57 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
     }
   });
 
+  it(
+    "keeps a plain handler's headers when it answers before the body arrived, with one Connection: close",
+    {
+      timeout: 10_000,
+    },
+    async () => {
+      const server = await listen(
+        async () =>
+          new Response('{"too":"big"}', { status: 413, headers: { 'x-reason': 'big', connection: 'keep-alive' } }),
+      );
+      try {
+        const answer = await new Promise<string>((resolve, reject) => {
+          const socket = connect(server.port, '127.0.0.1', () =>
+            socket.write('POST / HTTP/1.1\r\nHost: api.example\r\nContent-Length: 100\r\n\r\n{"a":'),
+          );
+          let data = '';
+          socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${data}`)));
+          socket.on('data', (chunk) => (data += chunk));
+          socket.on('close', () => resolve(data));
+          socket.on('error', reject);
+        });
+        assert.equal(statusOf(answer), 413);
+        assert.deepEqual(
+          headersOf(answer).filter((h) => /^(connection|x-reason):/.test(h)),
+          ['connection: close', 'x-reason: big'],
+        );
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('sends a one-chunk body the handler marked chunked as chunked, without a length', async () => {
+    const server = await listen(async () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('one chunk'));
+          controller.close();
+        },
+      });
+      return new Response(body, { headers: { 'transfer-encoding': 'chunked' } });
+    });
+    try {
+      const answer = await send(server.port, 'GET / HTTP/1.1\r\nHost: api.example');
+      assert.equal(headersOf(answer).filter((h) => h.startsWith('content-length:')).length, 0);
+      assert.equal(dechunk(Buffer.from(bodyOf(answer))).toString(), 'one chunk');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('closes the connection when it answers before the request body has arrived', { timeout: 10_000 }, async () => {
     const platform = await startTestServer();
     const handler = createConnectHandler({
