@@ -60,6 +60,19 @@ describe('openapi.yaml', () => {
     assert.ok(loadContract().compileAll() > 100);
   });
 
+  // The client's path serializer (src/api/client.ts) handles only these.
+  it('names every path parameter as a plain {name} of style simple, declared once per operation', () => {
+    for (const op of operations) {
+      const names = [...op.path.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
+      for (const name of names) assert.match(name, /^\w+$/, `${op.path}: {${name}}`);
+      const params = ((op as { parameters?: Array<{ $ref?: string; in?: string; style?: string }> }).parameters ?? [])
+        .map((p) => (p.$ref ? doc.components.parameters[p.$ref.split('/').pop()!] : p))
+        .filter((p) => p.in === 'path');
+      assert.deepEqual(params.map((p: { name: string }) => p.name).sort(), [...names].sort(), op.path);
+      for (const p of params) assert.ok(p.style === undefined || p.style === 'simple', `${op.path}: ${p.name}`);
+    }
+  });
+
   it('describes the 13 operations of the spec, and marks every other one as beyond the seed', () => {
     assert.deepEqual(
       operations
