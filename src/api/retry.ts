@@ -28,8 +28,11 @@ export function backoffDelay(
  * undefined when absent or unparsable. Never negative.
  */
 export function parseRetryAfter(value: unknown, now: number = Date.now()): number | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (typeof value !== 'string') return undefined; // a blank one is no date either
   if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  // Only the shapes of an HTTP-date (`Sun, 06 Nov 1994 08:49:37 GMT`, its obsolete forms) and of an RFC 3339
+  // date-time: Date.parse alone reads text like "in 5" as a date in 2001.
+  if (!/^\s*(?:[A-Za-z]{3,9},?\s|\d{4}-\d{2}-\d{2}[Tt ])/.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -4,7 +4,14 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { createPlatformClient, PlatformRequestError, type PlatformClient } from '../../src/api/index.js';
+import {
+  createPlatformClient,
+  PlatformRequestError,
+  ProblemError,
+  problemFromResponse,
+  type PlatformClient,
+} from '../../src/api/index.js';
+import { parseRetryAfter } from '../../src/api/retry.js';
 import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
 
 describe('createPlatformClient: edges', () => {
@@ -169,5 +176,41 @@ describe('createPlatformClient: edges', () => {
     await assert.rejects(answering('"x').oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }), {
       message: 'the answer of the platform is not JSON',
     });
+  });
+});
+
+describe('problemFromResponse and parseRetryAfter: edges', () => {
+  it('names its errors, for the logs that print them', () => {
+    assert.equal(new PlatformRequestError('network', 'x').name, 'PlatformRequestError');
+    assert.equal(new ProblemError({ status: 500 }).name, 'ProblemError');
+  });
+
+  it('keeps the status title in the problem, and no detail for a blank or unreadable body', async () => {
+    const blank = await problemFromResponse(
+      new Response('  \n ', { status: 503, headers: { 'content-type': 'application/problem+json' } }),
+    );
+    assert.equal(blank.problem.title, 'Service Unavailable');
+    assert.equal(blank.detail, undefined);
+    assert.equal(blank.message, '503 Service Unavailable');
+    const broken = new ReadableStream({
+      start(controller) {
+        controller.error(new Error('connection dropped'));
+      },
+    });
+    const unreadable = await problemFromResponse(new Response(broken, { status: 502 }));
+    assert.equal(unreadable.detail, undefined);
+    assert.equal(unreadable.message, '502 Bad Gateway');
+  });
+
+  it('keeps the words of an HTML page apart when it drops its tags', async () => {
+    const page = await problemFromResponse(
+      new Response('<p>Service</p><p>down</p>', { status: 500, headers: { 'content-type': 'text/html' } }),
+    );
+    assert.equal(page.detail, 'Service down');
+  });
+
+  it("reads whole seconds or a date's shape, and not text Date.parse would read as a date", () => {
+    assert.equal(parseRetryAfter(' 5 '), 5000);
+    for (const value of ['in 5', 'x5', '5x', '   ']) assert.equal(parseRetryAfter(value), undefined, value);
   });
 });
