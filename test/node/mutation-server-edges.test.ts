@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { createConnectHandler, type ConnectHandlerOptions } from '../../src/server/index.js';
 import { toBrowserConnection } from '../../src/server/connection.js';
 import { sampleConnection } from '../shared/fixtures.js';
+import { APP, call, problemReply } from './helpers/handler-calls.js';
 import { startTestServer, type TestServer } from './helpers/http-server.js';
 
-const APP = 'http://app.test';
 const BASE: ConnectHandlerOptions = {
   apiKey: 'edge-key-123',
   baseUrl: 'https://platform.example/v1',
@@ -77,14 +77,6 @@ describe('the platform, as the handler reads it', () => {
   });
   after(() => platform.close());
   const make = () => createConnectHandler({ ...BASE, baseUrl: `${platform.url}/v1`, retry: false });
-  const call = (handler: ReturnType<typeof make>, method: string, path: string, body?: unknown) =>
-    handler(
-      new Request(`${APP}${path}`, {
-        method,
-        headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    );
 
   it(
     'answers . and .. as connection IDs of the update route 404, asking the platform nothing',
@@ -93,7 +85,7 @@ describe('the platform, as the handler reads it', () => {
       const handler = make();
       platform.requests.length = 0;
       for (const id of ['.', '..', '%2E', '%2e%2E']) {
-        const response = await call(handler, 'PATCH', `/connections/${id}:oauth-update`);
+        const response = await call(handler, `/connections/${id}:oauth-update`, { method: 'PATCH' });
         assert.equal(response.status, 404, id);
         assert.equal((await response.json()).detail, 'no such connection', id);
       }
@@ -109,11 +101,8 @@ describe('the platform, as the handler reads it', () => {
       const list = Array.from({ length: 11 }, (_, i) => `item-${i}`);
       const sent = { provider: 'slack', providerMetadata: { body: { region: 'eu' }, list } };
       const issue = (name: string, value: unknown) => ({ detail: 'is wrong', in: 'body', name, value });
-      platform.reply = () => ({
-        status: 400,
-        headers: { 'content-type': 'application/problem+json' },
-        body: {
-          status: 400,
+      platform.reply = () =>
+        problemReply(400, {
           title: 'Bad Request',
           issues: [
             issue('#/provider', 'slack'),
@@ -124,9 +113,8 @@ describe('the platform, as the handler reads it', () => {
             { detail: 7, in: 'body', name: 'provider' },
             { detail: 'from the query', in: 'query', name: 'provider', value: 'slack' },
           ],
-        },
-      });
-      const response = await call(handler, 'POST', '/oauth-connect', sent);
+        });
+      const response = await call(handler, '/oauth-connect', { method: 'POST', body: sent });
       assert.equal(response.status, 400);
       assert.deepEqual((await response.json()).issues, [
         { detail: 'is wrong', in: 'body', name: '#/provider', value: 'slack' },

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createConnectHandler, toNodeListener, type ConnectHandler } from '../../src/server/index.js';
+import { raw } from './helpers/raw-http.js';
 import { startTestServer, type TestServer } from './helpers/http-server.js';
 
 const APP = 'http://app.test';
@@ -25,19 +26,6 @@ async function listen(server: Server): Promise<{ port: number; close: () => Prom
         server.close(() => resolve());
       }),
   };
-}
-
-/** Writes a raw request and reads the raw answer until the server closes the connection (5 s at most). */
-function raw(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let data = '';
-    socket.setTimeout(5000, () => socket.destroy(new Error(`no complete answer: ${data}`)));
-    socket.on('data', (chunk) => (data += chunk));
-    socket.on('end', () => resolve(data));
-    socket.on('close', () => resolve(data));
-    socket.on('error', reject);
-  });
 }
 
 /** The payload of a complete chunked body; throws when its last chunk is missing. */
@@ -92,6 +80,7 @@ describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () 
       'Application/JSON; charset=utf-8',
       ' application/vnd.api+json ',
       'application/merge-patch+json;x=1',
+      'application/json ; charset=utf-8',
     ]) {
       const response = await post('{"provider":"slack"}', { 'content-type': type });
       assert.equal(response.status, 200, type);
@@ -156,11 +145,11 @@ describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () 
           controller.close();
         },
       });
-    const streamed = (text: string) =>
+    const streamed = (text: string, declaredLength?: number) =>
       handler(
         new Request(`${APP}/api/oauth-connect`, {
           method: 'POST',
-          headers: json,
+          headers: declaredLength === undefined ? json : { ...json, 'content-length': String(declaredLength) },
           body: chunks(text),
           // @ts-expect-error Node's fetch needs duplex for a streamed body; not in the DOM types.
           duplex: 'half',
@@ -168,6 +157,9 @@ describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () 
       );
     assert.equal((await streamed(body(64))).status, 200);
     assert.equal((await streamed(body(65))).status, 413);
+    // Declared exactly at the limit, it is read; declared one byte past it, refused with the limit named.
+    assert.equal((await streamed(body(64), 64)).status, 200);
+    assert.equal((await problemOf(await streamed(body(65), 65), 413)).detail, 'the body is larger than 64 bytes');
     // A declared length past the limit is refused before a byte is read: the body here never comes.
     const declared = await handler(
       new Request(`${APP}/api/oauth-connect`, {

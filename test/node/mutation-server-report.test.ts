@@ -10,18 +10,14 @@ import {
   type ConnectHandlerOptions,
 } from '../../src/server/index.js';
 import { sampleConnection } from '../shared/fixtures.js';
-import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
+import { APP, call, problemReply, urlReply } from './helpers/handler-calls.js';
+import { startTestServer, type TestServer } from './helpers/http-server.js';
 
-const APP = 'http://app.test';
 const API_KEY = 'Report-Key-4Tz9Qw';
 const ADA = { groupRef: 'acme', consumerRef: 'user-ada' };
 
-const problemReply = (status: number): Reply => ({
-  status,
-  headers: { 'content-type': 'application/problem+json' },
-  body: { status, title: 'Platform says no', detail: 'broken\nat depth' },
-});
-const urlReply = (url: string): Reply => ({ headers: { 'content-type': 'text/plain' }, body: url });
+/** A failing platform: its problem's detail has a second line, which the log must not carry. */
+const failure = (status: number) => problemReply(status, { detail: 'broken\nat depth' });
 
 describe('what onError and the browser are told, route by route (src/server/handler.ts)', () => {
   let platform: TestServer;
@@ -42,13 +38,10 @@ describe('what onError and the browser are told, route by route (src/server/hand
   /** A same-origin call; answers its status, its problem's detail (if any) and the one onError message (if any). */
   async function outcome(handler: ConnectHandler, method: string, path: string) {
     errors.length = 0;
-    const response = await handler(
-      new Request(`${APP}${path}`, {
-        method,
-        headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
-        ...(method === 'POST' ? { body: JSON.stringify({ provider: 'slack' }) } : {}),
-      }),
-    );
+    const response = await call(handler, path, {
+      method,
+      ...(method === 'POST' ? { body: { provider: 'slack' } } : {}),
+    });
     const body = await response.json();
     assert.ok(errors.length <= 1, `${errors.length} onError calls`);
     return { status: response.status, detail: body.detail, body, kind: errors[0]?.kind, message: errors[0]?.message };
@@ -66,18 +59,17 @@ describe('what onError and the browser are told, route by route (src/server/hand
     const handler = make();
     // The first line of the platform's detail only.
     const cause = 'answered 500 Platform says no: broken';
-    platform.reply = () => problemReply(500);
+    platform.reply = () => failure(500);
     const list = await outcome(handler, 'GET', '/connections');
     assert.deepEqual([list.status, list.detail, list.kind], [502, 'the platform answered 500', 'platform']);
     assert.equal(list.message, `GET /connections answered 502: platform list-connections ${cause}`);
-    platform.reply = () => problemReply(500);
+    platform.reply = () => failure(500);
     assert.equal(
       (await outcome(handler, 'POST', '/oauth-connect')).message,
       `POST /oauth-connect answered 502: platform oauth-connect ${cause}`,
     );
     // oauth-update: the connection is the caller's, then the update URL fails.
-    platform.reply = (request) =>
-      request.method === 'GET' ? { body: sampleConnection({ id: 'c1' }) } : problemReply(500);
+    platform.reply = (request) => (request.method === 'GET' ? { body: sampleConnection({ id: 'c1' }) } : failure(500));
     assert.equal(
       (await outcome(handler, 'PATCH', '/connections/c1:oauth-update')).message,
       `PATCH /connections/c1:oauth-update answered 502: platform oauth-update ${cause}`,
@@ -86,7 +78,7 @@ describe('what onError and the browser are told, route by route (src/server/hand
 
   it('tells a 404 to list-connections or oauth-connect as a misconfiguration', { timeout: 10_000 }, async () => {
     const handler = make();
-    platform.reply = () => problemReply(404);
+    platform.reply = () => failure(404);
     for (const [method, path, operation] of [
       ['GET', '/connections', 'list-connections'],
       ['POST', '/oauth-connect', 'oauth-connect'],

@@ -15,9 +15,8 @@ import {
 } from '../../src/server/index.js';
 import { problemAnswer, jsonAnswer } from '../../src/http/problem.js';
 import { sampleConnection } from '../shared/fixtures.js';
+import { raw } from './helpers/raw-http.js';
 import { startTestServer, type TestServer } from './helpers/http-server.js';
-
-const APP = 'http://app.test';
 
 async function listen(handler: FetchHandler): Promise<{ port: number; close: () => Promise<void> }> {
   const listener = toNodeListener(handler);
@@ -31,18 +30,6 @@ async function listen(handler: FetchHandler): Promise<{ port: number; close: () 
         server.close(() => resolve());
       }),
   };
-}
-
-/** Writes a raw request and reads the raw answer until the server closes the connection (5 s at most). */
-function raw(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
-    let data = '';
-    socket.setTimeout(5000, () => socket.destroy(new Error(`no complete answer: ${data}`)));
-    socket.on('data', (chunk) => (data += chunk));
-    socket.on('close', () => resolve(data));
-    socket.on('error', reject);
-  });
 }
 
 const statusOf = (answer: string) => Number(answer.slice(9, 12));
@@ -156,67 +143,6 @@ describe('Host headers at their bounds (src/http/host.ts)', () => {
     const tooLong = await withHost(`${longest}.`);
     assert.equal(statusOf(tooLong), 400);
     assert.match(bodyOf(tooLong), /the Host header is not a plain host\[:port\]/);
-  });
-});
-
-describe('JSON bodies at their edges (src/http/problem.ts)', () => {
-  let platform: TestServer;
-  let handler: ConnectHandler;
-
-  before(async () => {
-    platform = await startTestServer(() => ({
-      headers: { 'content-type': 'text/plain' },
-      body: 'https://consent.example/s',
-    }));
-    handler = createConnectHandler({
-      apiKey: 'wire-test-key',
-      baseUrl: `${platform.url}/v1`,
-      project: 'demo',
-      authorize: () => ({ groupRef: 'acme', consumerRef: 'ada' }),
-      retry: false,
-      bodyLimit: 64,
-    });
-  });
-  after(() => platform.close());
-
-  const body = (bytes: number) => `{"provider":"slack"}${' '.repeat(bytes - 20)}`;
-  /** A POST whose body arrives as a stream with the length it declares. */
-  const declared = (text: string, length: number) =>
-    handler(
-      new Request(`${APP}/api/oauth-connect`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': String(length) },
-        body: new ReadableStream<Uint8Array>({
-          start(controller) {
-            controller.enqueue(new TextEncoder().encode(text));
-            controller.close();
-          },
-        }),
-        // @ts-expect-error Node's fetch needs duplex for a streamed body; not in the DOM types.
-        duplex: 'half',
-      }),
-    );
-
-  it(
-    'takes a body that declares exactly bodyLimit bytes, and names the limit past it',
-    { timeout: 10_000 },
-    async () => {
-      assert.equal((await declared(body(64), 64)).status, 200);
-      const refused = await declared(body(65), 65);
-      assert.equal(refused.status, 413);
-      assert.equal((await refused.json()).detail, 'the body is larger than 64 bytes');
-    },
-  );
-
-  it('takes a JSON media type with a space before its parameters', { timeout: 10_000 }, async () => {
-    const response = await handler(
-      new Request(`${APP}/api/oauth-connect`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json ; charset=utf-8' },
-        body: '{"provider":"slack"}',
-      }),
-    );
-    assert.equal(response.status, 200);
   });
 });
 
@@ -473,16 +399,10 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
           new Response('{"too":"big"}', { status: 413, headers: { 'x-reason': 'big', connection: 'keep-alive' } }),
       );
       try {
-        const answer = await new Promise<string>((resolve, reject) => {
-          const socket = connect(server.port, '127.0.0.1', () =>
-            socket.write('POST / HTTP/1.1\r\nHost: api.example\r\nContent-Length: 100\r\n\r\n{"a":'),
-          );
-          let data = '';
-          socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${data}`)));
-          socket.on('data', (chunk) => (data += chunk));
-          socket.on('close', () => resolve(data));
-          socket.on('error', reject);
-        });
+        const answer = await raw(
+          server.port,
+          'POST / HTTP/1.1\r\nHost: api.example\r\nContent-Length: 100\r\n\r\n{"a":',
+        );
         assert.equal(statusOf(answer), 413);
         assert.deepEqual(
           headersOf(answer).filter((h) => /^(connection|x-reason):/.test(h)),
@@ -525,19 +445,11 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
     const server = await listen(handler);
     try {
       // Half of a declared body: the handler refuses the request (401) without reading it.
-      const answer = await new Promise<string>((resolve, reject) => {
-        const socket = connect(server.port, '127.0.0.1', () =>
-          socket.write(
-            'POST /api/connect/oauth-connect HTTP/1.1\r\nHost: api.example\r\nContent-Type: application/json\r\n' +
-              'Content-Length: 100\r\n\r\n{"provider":',
-          ),
-        );
-        let data = '';
-        socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${data}`)));
-        socket.on('data', (chunk) => (data += chunk));
-        socket.on('close', () => resolve(data));
-        socket.on('error', reject);
-      });
+      const answer = await raw(
+        server.port,
+        'POST /api/connect/oauth-connect HTTP/1.1\r\nHost: api.example\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 100\r\n\r\n{"provider":',
+      );
       assert.equal(statusOf(answer), 401);
       assert.match(answer, /\r\nconnection: close\r\n/i);
     } finally {

@@ -13,36 +13,11 @@ import {
   type ConnectUser,
 } from '../../src/server/index.js';
 import { sampleConnection } from '../shared/fixtures.js';
+import { APP, call, problemReply, urlReply } from './helpers/handler-calls.js';
 import { startTestServer, type RecordedRequest, type Reply, type TestServer } from './helpers/http-server.js';
 
-const APP = 'http://app.test';
 const API_KEY = 'Mut-Key-7Hq2ZpLatformXyz';
 const ADA: ConnectUser = { groupRef: 'acme', consumerRef: 'user-ada' };
-
-interface CallInit {
-  method?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}
-
-/** A same-origin browser request of the signed-in user (the authorize() of each handler decides who that is). */
-function call(handler: ConnectHandler, path: string, init: CallInit = {}): Promise<Response> {
-  const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', cookie: 'sid=ada', ...init.headers };
-  let body: string | undefined;
-  if (init.body !== undefined) {
-    body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-    headers['content-type'] ??= 'application/json';
-  }
-  return handler(
-    new Request(`${APP}${path}`, {
-      method: init.method ?? 'GET',
-      headers,
-      body,
-      ...(init.signal ? { signal: init.signal } : {}),
-    }),
-  );
-}
 
 async function problemOf(response: Response, status: number) {
   const text = await response.text();
@@ -52,17 +27,6 @@ async function problemOf(response: Response, status: number) {
   assert.equal(body.status, status);
   return body;
 }
-
-const problemReply = (
-  status: number,
-  body: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
-): Reply => ({
-  status,
-  headers: { 'content-type': 'application/problem+json', ...headers },
-  body: { status, title: 'Platform says no', ...body },
-});
-const urlReply = (url: string): Reply => ({ headers: { 'content-type': 'text/plain' }, body: url });
 
 describe('the connect handler, rule by rule (mutation testing of src/server)', () => {
   let platform: TestServer;

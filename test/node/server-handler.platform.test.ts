@@ -11,9 +11,9 @@ import {
   type ConnectHandlerOptions,
 } from '../../src/server/index.js';
 import { sampleConnection } from '../shared/fixtures.js';
+import { call, problemReply, urlReply } from './helpers/handler-calls.js';
 import { startTestServer, type TestServer } from './helpers/http-server.js';
 
-const APP = 'http://app.test';
 const API_KEY = 'Sk-Live-9fQ2xYplatformKEY';
 
 const authorize: ConnectHandlerOptions['authorize'] = (request) => {
@@ -21,20 +21,6 @@ const authorize: ConnectHandlerOptions['authorize'] = (request) => {
   if (sid === 'ada') return { groupRef: 'acme', consumerRef: 'user-ada' };
   return null;
 };
-
-function call(
-  handler: ConnectHandler,
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<Response> {
-  const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', cookie: 'sid=ada' };
-  let body: string | undefined;
-  if (init.body !== undefined) {
-    body = JSON.stringify(init.body);
-    headers['content-type'] = 'application/json';
-  }
-  return handler(new Request(`${APP}${path}`, { method: init.method ?? 'GET', headers, body }));
-}
 
 /** Every form in which the platform's address or the key could be written. */
 function leakForms(platformUrl: string): string[] {
@@ -116,7 +102,7 @@ describe("what of the platform's answers reaches the browser", () => {
           platform.reply = (request) => {
             calls++;
             if (request.method === 'GET') return { body: sampleConnection({ id: 'conn_1' }) };
-            return { headers: { 'content-type': 'text/plain' }, body: url };
+            return urlReply(url);
           };
           errors.length = 0;
           const response = await call(handler, path, { method, body });
@@ -135,7 +121,7 @@ describe("what of the platform's answers reaches the browser", () => {
     it('passes an https URL, as JSON string or as text', async () => {
       for (const answer of [
         { body: JSON.stringify('https://consent.example/start?c=1'), headers: { 'content-type': 'application/json' } },
-        { body: 'https://consent.example/start?c=1', headers: { 'content-type': 'text/plain' } },
+        urlReply('https://consent.example/start?c=1'),
       ]) {
         platform.reply = () => answer;
         const response = await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } });
@@ -145,12 +131,12 @@ describe("what of the platform's answers reaches the browser", () => {
     });
 
     it('passes http only on a loopback platform, and only to a loopback host', async () => {
-      platform.reply = () => ({ headers: { 'content-type': 'text/plain' }, body: 'http://127.0.0.1:9/consent' });
+      platform.reply = () => urlReply('http://127.0.0.1:9/consent');
       assert.equal(
         (await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status,
         200,
       );
-      platform.reply = () => ({ headers: { 'content-type': 'text/plain' }, body: 'http://consent.example/consent' });
+      platform.reply = () => urlReply('http://consent.example/consent');
       assert.equal(
         (await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status,
         502,
@@ -169,9 +155,9 @@ describe("what of the platform's answers reaches the browser", () => {
             init,
           ),
       });
-      platform.reply = () => ({ headers: { 'content-type': 'text/plain' }, body: 'http://127.0.0.1:9/consent' });
+      platform.reply = () => urlReply('http://127.0.0.1:9/consent');
       assert.equal((await call(remote, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status, 502);
-      platform.reply = () => ({ headers: { 'content-type': 'text/plain' }, body: 'https://consent.example/x' });
+      platform.reply = () => urlReply('https://consent.example/x');
       assert.equal((await call(remote, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } })).status, 200);
     });
   });
@@ -251,9 +237,7 @@ describe("what of the platform's answers reaches the browser", () => {
         let updates = 0;
         platform.reply = (request) => {
           if (request.method === 'PATCH') updates++;
-          return request.method === 'PATCH'
-            ? { headers: { 'content-type': 'text/plain' }, body: 'https://consent.example/x' }
-            : { body: connection };
+          return request.method === 'PATCH' ? urlReply('https://consent.example/x') : { body: connection };
         };
         assert.equal((await call(handler, '/connections/conn_1')).status, 404);
         assert.equal((await call(handler, '/connections/conn_1:oauth-update', { method: 'PATCH' })).status, 404);
@@ -440,11 +424,7 @@ describe("what of the platform's answers reaches the browser", () => {
       platform.reply = (request) => {
         const listing = request.path === '/v1/projects/demo/connections';
         if (listing && knows) return { body: [] };
-        return {
-          status: 404,
-          headers: { 'content-type': 'application/problem+json' },
-          body: { status: 404, title: 'Not Found' },
-        };
+        return problemReply(404, { title: 'Not Found' });
       };
       errors.length = 0;
       for (const [path, method] of [
@@ -498,11 +478,7 @@ describe("what of the platform's answers reaches the browser", () => {
     });
 
     it('reports a 404 to oauth-connect as a misconfiguration, with one log line', async () => {
-      platform.reply = () => ({
-        status: 404,
-        headers: { 'content-type': 'application/problem+json' },
-        body: { status: 404, title: 'Not Found' },
-      });
+      platform.reply = () => problemReply(404, { title: 'Not Found' });
       errors.length = 0;
       const response = await call(handler, '/oauth-connect', { method: 'POST', body: { provider: 'slack' } });
       const problem = await response.json();
