@@ -76,7 +76,8 @@ export function settleConnection(ctx: Pick<Env, 'now' | 'changed'>, connection: 
   }
 }
 
-function publicConnection(connection: StoredConnection, creds: 'none' | 'access' | 'refresh'): Connection {
+/** A connection as the API answers it: without credentials unless asked for (`access`, or `refresh` for both tokens). */
+function publicConnection(connection: StoredConnection, creds?: 'access' | 'refresh'): Connection {
   const { tokens, pending: _pending, ...rest } = connection;
   const out: Connection = { ...rest };
   if (creds === 'access') out.oauth2AuthorizationCode = { accessToken: tokens.accessToken, scopes: tokens.scopes };
@@ -241,7 +242,7 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
       )
       .sort(byCreateTime);
     for (const connection of connections) settleConnection(ctx, connection);
-    return { status: 200, body: connections.map((c) => publicConnection(c, 'none')) };
+    return { status: 200, body: connections.map((c) => publicConnection(c)) };
   },
 
   getConnection(ctx) {
@@ -264,7 +265,7 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
       }
     }
     const creds =
-      ctx.query.includeRefreshToken === true ? 'refresh' : ctx.query.includeCreds === true ? 'access' : 'none';
+      ctx.query.includeRefreshToken === true ? 'refresh' : ctx.query.includeCreds === true ? 'access' : undefined;
     return { status: 200, body: publicConnection(connection, creds) };
   },
 

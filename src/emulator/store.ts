@@ -154,16 +154,26 @@ const LIST_KEYS = [
 /** Reads a data file; a missing file is null, an unreadable or malformed one throws EmulatorDataError. */
 export function readStateFile(file: string): EmulatorState | null {
   if (!existsSync(file)) return null;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    // A folder, or a file this process may not read.
+    throw new EmulatorDataError(`the data file ${file} could not be read (${(error as Error).message})`, {
+      cause: error,
+    });
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new EmulatorDataError(
       `the data file ${file} is not valid JSON (${(error as Error).message}); it was left untouched: fix it, or move it away to start from the seed data`,
     );
   }
-  const state = parsed as Partial<EmulatorState>;
-  if (typeof parsed !== 'object' || parsed === null || state.version !== 1) {
+  // A primitive's or an array's `version` is undefined: only an object of version 1 passes.
+  const state = parsed as Partial<EmulatorState> | null;
+  if (state?.version !== 1) {
     throw new EmulatorDataError(
       `the data file ${file} is not an emulator data file of version 1; it was left untouched`,
     );
@@ -209,7 +219,10 @@ function serialize(state: EmulatorState): string {
   return JSON.stringify(state, null, 1) + '\n';
 }
 
-/** Writes the state so that a crash at any moment leaves either the old file or the new one (blocking: for start-up). */
+/**
+ * Writes the state so that a crash at any moment leaves either the old file or the new one (blocking: for start-up).
+ * Throws EmulatorDataError when the file cannot be written.
+ */
 export function writeStateFile(file: string, state: EmulatorState): void {
   const temp = tempName(file);
   try {
@@ -223,7 +236,10 @@ export function writeStateFile(file: string, state: EmulatorState): void {
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw error;
+    // A folder that does not exist, or one this process may not write to.
+    throw new EmulatorDataError(`the data file ${file} could not be written (${(error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 

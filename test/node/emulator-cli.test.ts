@@ -155,4 +155,12 @@ describe('emulator CLI', () => {
     assert.match(corrupt.stderr, /is not valid JSON/);
     assert.equal(readFileSync(file, 'utf8'), '{"version": 1, "orgs": [', 'the corrupt file is left as it was');
   });
+
+  it('exits 2 with one line when --data names a file it cannot write', async () => {
+    const file = join(dir, 'no-such-folder', 'state.json');
+    const result = await startCli(['--port', '0', '--data', file]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /^connect-provider-emulator: the data file .+ could not be written \(ENOENT: /);
+    assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  });
 });

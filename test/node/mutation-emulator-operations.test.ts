@@ -1,0 +1,351 @@
+// Rules of the emulator's operations that StrykerJS showed no test held (npm run mutate -- emulator.operations):
+// that every lookup, list and delete stays inside the project (and org) it was asked for, that a delete removes
+// exactly what it names, and the exact problem each refusal answers. The emulator starts from the seed data plus a
+// second org and project holding one of everything under other IDs, so an operation that forgets its project shows it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmulator, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
+import { PROBLEM_TYPES } from '../../src/emulator/consent.js';
+import { PROVIDERS } from '../../src/emulator/providers.js';
+import { seedState } from '../../src/emulator/seed.js';
+import type { EmulatorState } from '../../src/emulator/store.js';
+
+const KEY = { 'x-api-key': 'dev-api-key' };
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const TIME = '2026-01-20T09:00:00.000Z';
+const TWIN = 'proj_twin';
+
+/** The seed data, and a second org and project with one of everything, named so no ID is shared with the seed. */
+function twoProjects(): EmulatorState {
+  const state = seedState();
+  const seedConnection = state.connections[0];
+  state.orgs.push({ id: 'org_twin', name: 'Twin Org' });
+  state.projects.push({ id: TWIN, name: 'twin', appName: 'Twin App', orgId: 'org_twin', createTime: TIME });
+  state.invites.push({
+    id: 'inv_twin',
+    invitedEmail: 'twin@example.com',
+    parentType: 'org',
+    parentId: 'org_twin',
+    status: 'pending',
+    createTime: TIME,
+  });
+  state.providerApps.push({
+    id: 'app_twin_slack',
+    projectId: TWIN,
+    provider: 'slack',
+    clientId: 'client-twin',
+    scopes: [['chat:write']],
+    createTime: TIME,
+  });
+  state.destinations.push({
+    id: 'dest_twin',
+    projectId: TWIN,
+    name: 'twin-webhook',
+    type: 'webhook',
+    metadata: { url: 'https://twin.example/hook' },
+    createTime: TIME,
+  });
+  state.topics.push(
+    { id: 'topic_twin', projectId: TWIN, name: 'twin', createTime: TIME },
+    // A demo topic without routes, to delete.
+    { id: 'topic_spare', projectId: 'proj_demo', name: 'spare', createTime: TIME },
+  );
+  state.topicDestinationRoutes.push({
+    id: 'tdr_twin',
+    topicId: 'topic_twin',
+    destinationId: 'dest_twin',
+    projectId: TWIN,
+    createTime: TIME,
+  });
+  // The same topic ID and event type as a route the demo project may create: only the project tells them apart.
+  state.notificationEventTopicRoutes.push({
+    id: 'ner_twin',
+    eventType: 'connection.error',
+    topicId: 'topic_alerts',
+    projectId: TWIN,
+    createTime: TIME,
+    updateTime: TIME,
+  });
+  state.integrations.push({
+    id: 'int_twin',
+    projectId: TWIN,
+    name: 'twin-sync',
+    provider: 'hubspot',
+    createTime: TIME,
+    fieldMappings: { contact: { firstname: 'firstName' } },
+  });
+  // A record of the twin's integration with the demo integration's group and object.
+  state.records.push({ integrationId: 'int_twin', groupRef: 'acme', objectName: 'contact', raw: { id: '901' } });
+  state.connections.push({
+    ...seedConnection,
+    id: 'conn_twin',
+    projectId: TWIN,
+    group: { ...seedConnection.group, projectId: TWIN },
+    consumer: { ...seedConnection.consumer, projectId: TWIN },
+  });
+  return state;
+}
+
+describe('emulator operations held by mutation testing (src/emulator/operations.ts)', () => {
+  let dir: string;
+  let emulator: Emulator;
+  let info: ListenInfo;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'emulator-operations-'));
+    const file = join(dir, 'state.json');
+    writeFileSync(file, JSON.stringify(twoProjects()));
+    emulator = createEmulator({ dataFile: file, now: () => new Date(NOW), verifyDelay: 0 });
+    info = await emulator.listen();
+  });
+  after(async () => {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${info.baseUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+  /** searchRecords, on the search host. */
+  const search = (integration: string, objectName: string) =>
+    fetch(`${info.searchUrl}/projects/demo/integrations/${integration}?groupRef=acme`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ objectName, fieldFilters: [] }),
+    });
+
+  /** The IDs a list operation answers. */
+  async function ids(path: string): Promise<string[]> {
+    const response = await api(path);
+    assert.equal(response.status, 200, path);
+    return ((await response.json()) as Array<{ id: string }>).map((item) => item.id);
+  }
+
+  /** The status and the problem's members that a refusal must carry exactly. */
+  async function refusal(response: Response, expected: Record<string, unknown>): Promise<void> {
+    const body = await response.json();
+    assert.equal(response.status, expected.status, JSON.stringify(body));
+    for (const [key, value] of Object.entries(expected)) assert.deepEqual(body[key], value, key);
+  }
+
+  describe('lists hold only what belongs to the project or org asked for', () => {
+    it('invites of an org, from either org', async () => {
+      assert.deepEqual(await ids('/orgs/org_demo/invites'), ['inv_alan', 'inv_ada', 'inv_grace']);
+      assert.deepEqual(await ids('/orgs/org_twin/invites'), ['inv_twin']);
+    });
+
+    it('connections, integrations, provider apps and destinations of the demo project', async () => {
+      assert.deepEqual(await ids('/projects/demo/connections'), ['conn_demo']);
+      assert.deepEqual(await ids('/projects/demo/integrations'), ['int_demo']);
+      assert.deepEqual(await ids('/projects/twin/integrations'), ['int_twin']);
+      const apps = await ids('/projects/demo/provider-apps');
+      assert.deepEqual(apps, PROVIDERS.map((p) => `app_${p.name}`).sort());
+      assert.deepEqual(await ids('/projects/twin/provider-apps'), ['app_twin_slack']);
+      assert.deepEqual(await ids('/projects/demo/destinations'), ['dest_webhook', 'dest_audit']);
+      assert.deepEqual(await ids('/projects/twin/destinations'), ['dest_twin']);
+    });
+
+    it('routes of the demo project, filtered or not', async () => {
+      assert.deepEqual(await ids('/projects/demo/topic-destination-routes'), ['tdr_main_webhook']);
+      assert.deepEqual(await ids('/projects/demo/notification-event-topic-routes'), ['ner_connection_created']);
+      assert.deepEqual(await ids('/projects/demo/notification-event-topic-routes?topicId=topic_alerts'), []);
+      assert.deepEqual(await ids('/projects/twin/notification-event-topic-routes?topicId=topic_alerts'), ['ner_twin']);
+    });
+  });
+
+  describe("another project's items are not found through this one", () => {
+    for (const [what, path, method, detail] of [
+      ['a connection', '/projects/demo/connections/conn_twin', 'GET', 'no connection conn_twin in project demo'],
+      ['a destination', '/projects/demo/destinations/dest_twin', 'DELETE', 'no destination dest_twin in project demo'],
+      ['an integration', '/projects/demo/integrations/int_twin', 'DELETE', 'no integration int_twin in project demo'],
+      ['a topic', '/projects/demo/topics/topic_twin', 'DELETE', 'no topic topic_twin in project demo'],
+    ] as const) {
+      it(`${what}: 404, saying which`, async () => {
+        await refusal(await api(path, { method }), { status: 404, title: 'Not Found', detail });
+      });
+    }
+
+    it("an integration's records: 404; and no record of another integration is found in this one's", async () => {
+      await refusal(await search('int_twin', 'contact'), {
+        status: 404,
+        detail: 'no integration int_twin in project demo',
+      });
+      const found = await search('int_demo', 'contact');
+      assert.equal(found.status, 200);
+      const { result } = (await found.json()) as { result: Array<{ raw: { id: string } }> };
+      assert.deepEqual(
+        result.map((r) => r.raw.id),
+        ['101', '102'],
+      );
+    });
+
+    it('a topic to route an event to: 404', async () => {
+      await refusal(
+        await api('/projects/demo/notification-event-topic-routes', {
+          body: { topicId: 'topic_twin', eventType: 'connection.created' },
+        }),
+        { status: 404, detail: 'no topic topic_twin in project demo' },
+      );
+    });
+
+    it("a provider app: 400 naming the provider, the app and the project, with the caller's value", async () => {
+      await refusal(
+        await api('/oauth-connect', {
+          body: {
+            projectId: 'demo',
+            provider: 'slack',
+            groupRef: 'g',
+            consumerRef: 'c',
+            providerAppId: 'app_twin_slack',
+          },
+        }),
+        {
+          status: 400,
+          title: 'Invalid request',
+          detail: 'no slack provider app app_twin_slack in project demo',
+          issues: [
+            {
+              detail: 'no such provider app for this provider',
+              in: 'body',
+              name: 'providerAppId',
+              value: 'app_twin_slack',
+            },
+          ],
+        },
+      );
+    });
+
+    it("the other org's project, for a Bearer token of org_demo: 403 naming the token's org", async () => {
+      const response = await fetch(`${info.baseUrl}/projects/twin`, {
+        headers: { authorization: `Bearer ${emulator.issueToken({ org: 'org_demo' })}` },
+      });
+      await refusal(response, { status: 403, detail: 'the Bearer token may act for org org_demo only' });
+    });
+  });
+
+  describe('refusals name what is missing', () => {
+    for (const [path, detail] of [
+      ['/projects/nope', 'no project nope'],
+      ['/orgs/org_none/invites', 'no org org_none'],
+      ['/providers/nope', 'no provider nope in the catalog'],
+    ] as const) {
+      it(`GET ${path}: 404 "${detail}"`, async () => {
+        const response = path.startsWith('/providers/') ? await fetch(`${info.baseUrl}${path}`) : await api(path);
+        await refusal(response, { status: 404, detail });
+      });
+    }
+
+    it('an unknown provider: 400 listing the known ones, with an issue carrying the value', async () => {
+      await refusal(
+        await api('/oauth-connect', { body: { projectId: 'demo', provider: 'nope', groupRef: 'g', consumerRef: 'c' } }),
+        {
+          status: 400,
+          title: 'Unknown provider',
+          detail: `unknown provider nope; known providers: ${PROVIDERS.map((p) => p.name).join(', ')}`,
+          issues: [
+            {
+              type: PROBLEM_TYPES.unknownProvider,
+              detail: 'unknown provider',
+              in: 'body',
+              name: 'provider',
+              value: 'nope',
+            },
+          ],
+        },
+      );
+    });
+
+    it('an object the integration does not read: 400 naming those it reads', async () => {
+      await refusal(await search('int_demo', 'deal'), {
+        status: 400,
+        title: 'Invalid request',
+        detail: 'integration int_demo reads no object deal; it reads contact, account',
+        issues: [{ detail: 'unknown object', in: 'body', name: 'objectName', value: 'deal' }],
+      });
+    });
+
+    it('a project in an org that does not exist: 404; in the second org: created', async () => {
+      await refusal(await api('/projects', { body: { name: 'lost', appName: 'Lost', orgId: 'org_none' } }), {
+        status: 404,
+        detail: 'no org org_none',
+      });
+      assert.equal(
+        (await api('/projects', { body: { name: 'twin-two', appName: 'T', orgId: 'org_twin' } })).status,
+        201,
+      );
+    });
+  });
+
+  describe('conflicts say what is in the way', () => {
+    it('a project name taken: 409 Conflict with the name', async () => {
+      await refusal(await api('/projects', { body: { name: 'Demo', appName: 'Again', orgId: 'org_demo' } }), {
+        status: 409,
+        title: 'Conflict',
+        detail: 'a project named demo exists already',
+        context: { name: 'demo' },
+      });
+    });
+
+    it('a destination still routed: 409 counting its routes', async () => {
+      await refusal(await api('/projects/demo/destinations/dest_webhook', { method: 'DELETE' }), {
+        status: 409,
+        title: 'Conflict',
+        detail: 'destination dest_webhook is still used by 1 topic destination route(s); delete them first',
+        context: { routeIds: ['tdr_main_webhook'] },
+      });
+    });
+
+    it('a topic still routed: 409 counting routes of both kinds', async () => {
+      await refusal(await api('/projects/demo/topics/topic_main', { method: 'DELETE' }), {
+        status: 409,
+        title: 'Conflict',
+        detail: 'topic topic_main is still used by 2 route(s); delete them first',
+        context: { routeIds: ['tdr_main_webhook', 'ner_connection_created'] },
+      });
+    });
+
+    it('an event type routed to the topic already: 409; another topic, or the same in another project, is free', async () => {
+      const route = (topicId: string, eventType: string) =>
+        api('/projects/demo/notification-event-topic-routes', { body: { topicId, eventType } });
+      await refusal(await route('topic_main', 'connection.created'), {
+        status: 409,
+        title: 'Conflict',
+        detail: 'event type connection.created is already routed to topic topic_main',
+        context: { routeId: 'ner_connection_created' },
+      });
+      // topic_alerts of the demo project: the same event type on another topic, and the twin's pair in this project.
+      assert.equal((await route('topic_alerts', 'connection.created')).status, 201);
+      assert.equal((await route('topic_alerts', 'connection.error')).status, 201);
+    });
+  });
+
+  describe('a delete removes what it names, and only that', () => {
+    it('an integration: gone from its list, the other project keeps its own', async () => {
+      assert.equal((await api('/projects/demo/integrations/int_demo', { method: 'DELETE' })).status, 204);
+      assert.deepEqual(await ids('/projects/demo/integrations'), []);
+      assert.deepEqual(await ids('/projects/twin/integrations'), ['int_twin']);
+    });
+
+    it('a topic: a second delete finds nothing, and the other topics, in either project, still take routes', async () => {
+      assert.equal((await api('/projects/demo/topics/topic_spare', { method: 'DELETE' })).status, 204);
+      await refusal(await api('/projects/demo/topics/topic_spare', { method: 'DELETE' }), {
+        status: 404,
+        detail: 'no topic topic_spare in project demo',
+      });
+      for (const [project, topicId] of [
+        ['demo', 'topic_main'],
+        ['twin', 'topic_twin'],
+      ]) {
+        const route = await api(`/projects/${project}/notification-event-topic-routes`, {
+          body: { topicId, eventType: 'installation.created' },
+        });
+        assert.equal(route.status, 201, `${project} ${topicId}`);
+      }
+    });
+  });
+});
