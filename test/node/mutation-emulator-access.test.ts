@@ -8,7 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { createEmulator, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
+import { createAuth } from '../../src/emulator/auth.js';
 import { LIMITS } from '../../src/emulator/limits.js';
+import type { OperationInfo } from '../../src/emulator/openapi.js';
+import { HttpProblem } from '../../src/http/problem.js';
 
 const SECRET = 'access-mutation-secret-0123456789';
 const KEY = { 'x-api-key': 'dev-api-key' };
@@ -437,5 +440,36 @@ describe('emulator access rules held by mutation testing', () => {
         await fresh.close();
       }
     });
+  });
+});
+
+// No operation of openapi.yaml takes only a Bearer JWT today, so no request reaches this rule through the emulator;
+// it is checked at its own boundary, authenticate(), with such an operation described by hand.
+describe('an operation that takes only a Bearer JWT (src/emulator/auth.ts)', () => {
+  const auth = createAuth({ apiKey: 'dev-api-key', secret: SECRET, now: () => new Date(START) });
+  const bearerOnly = { operationId: 'bearerOnlyOperation', apiKey: false, bearer: true } as OperationInfo;
+
+  it('refuses an API key, valid or not, with a 401 naming the operation', () => {
+    for (const key of ['dev-api-key', 'wrong']) {
+      assert.throws(
+        () =>
+          auth.authenticate(new Request('http://emulator.test/v1/x', { headers: { 'x-api-key': key } }), bearerOnly),
+        (error: unknown) => {
+          assert.ok(error instanceof HttpProblem);
+          assert.deepEqual(error.init, {
+            status: 401,
+            detail: 'bearerOnlyOperation accepts only a Bearer JWT, not an API key',
+          });
+          return true;
+        },
+      );
+    }
+  });
+
+  it('takes a Bearer JWT', () => {
+    const request = new Request('http://emulator.test/v1/x', {
+      headers: { authorization: `Bearer ${jwt(HS256, CLAIMS)}` },
+    });
+    assert.equal(auth.authenticate(request, bearerOnly).kind, 'bearer');
   });
 });
