@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { statusTitle } from '../api/problem.js';
 import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
 import { toNodeListener, type NodeListener } from '../http/node.js';
 import { createAuth, type TokenRequest } from './auth.js';
@@ -206,9 +207,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         });
       }
       // The real service's newer name for the project field stands in for projectId.
-      if (op.operationId === 'oauthConnect' && body && typeof body === 'object' && !Array.isArray(body)) {
-        const b = body as Record<string, unknown>;
-        if (b.projectId === undefined && b.projectIdOrName !== undefined) b.projectId = b.projectIdOrName;
+      // (A body that is no object has no such field, and fails validation below.)
+      const b = body as Record<string, unknown> | null;
+      if (op.operationId === 'oauthConnect' && b?.projectId === undefined && b?.projectIdOrName !== undefined) {
+        b.projectId = b.projectIdOrName;
       }
     }
     const url = new URL(request.url);
@@ -229,9 +231,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     }
     // The one place an operationId from the document meets its typed handler; openapi.test.ts
     // checks that schema.ts (whose keys type `handlers`) is generated from that same document.
-    const handler = handlers[op.operationId as OperationId] as
-      ((ctx: OperationContext<OperationId>) => AnyAnswer) | undefined;
-    if (!handler) throw new HttpProblem({ status: 501, detail: `${op.operationId} is not implemented` });
+    // `handlers` has a key for every operationId of schema.ts, so an operation of the document always has one.
+    const handler = handlers[op.operationId as OperationId] as (ctx: OperationContext<OperationId>) => AnyAnswer;
     const context = {
       ...env(request),
       principal,
@@ -279,7 +280,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       }
       const pathname = pathnameOf(request);
       if (pathname && !pathname.startsWith('/v1') && !pathname.startsWith('/search/v1') && wantsHtml(request)) {
-        response = errorPage(problem.init.status, problem.init.title ?? 'Error', problem.init.detail ?? '');
+        const { status, title = statusTitle(status), detail = '' } = problem.init;
+        response = errorPage(status, title, detail);
       } else {
         const instance = pathname === undefined ? {} : { instance: `${publicOrigin(request)}${pathname}` };
         response = problemResponse(
