@@ -40,11 +40,12 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 /** Counts of a Stryker JSON report (mutation-testing-report-schema). */
 function countReport(file) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
-  const counts = { detected: 0, undetected: 0, survived: 0, noCoverage: 0 };
+  const counts = { detected: 0, undetected: 0, timeout: 0, survived: 0, noCoverage: 0 };
   for (const { mutants } of Object.values(report.files)) {
     for (const { status } of mutants) {
       if (DETECTED.has(status)) counts.detected++;
       if (UNDETECTED.has(status)) counts.undetected++;
+      if (status === 'Timeout') counts.timeout++;
       if (status === 'Survived') counts.survived++;
       if (status === 'NoCoverage') counts.noCoverage++;
     }
@@ -73,15 +74,24 @@ for (const [area, part] of runs) {
 // One row per part and per area (an area's row sums its parts' latest reports), then all of them.
 const row = (label, counts, time = '') =>
   console.log(
-    `${label.padEnd(20)} ${[score(counts).toFixed(1) + '%', counts.detected, counts.survived, counts.noCoverage, time]
-      .map((c, i) => String(c).padStart([7, 8, 9, 12, 8][i]))
+    `${label.padEnd(20)} ${[
+      score(counts).toFixed(1) + '%',
+      counts.detected,
+      counts.timeout,
+      counts.survived,
+      counts.noCoverage,
+      time,
+    ]
+      .map((c, i) => String(c).padStart([7, 8, 10, 9, 12, 8][i]))
       .join(' ')}`,
   );
 const add = (total, counts) => {
   for (const key of Object.keys(total)) total[key] += counts[key];
 };
-const zero = () => ({ detected: 0, undetected: 0, survived: 0, noCoverage: 0 });
-console.log('\narea                   score   killed  survived  no coverage  minutes');
+const zero = () => ({ detected: 0, undetected: 0, timeout: 0, survived: 0, noCoverage: 0 });
+// A mutant that made the tests time out counts as killed (as Stryker counts it); the column says how many did, since
+// a loaded machine can turn a slow run into a time-out.
+console.log('\narea                   score   killed  timed out  survived  no coverage  minutes');
 const all = zero();
 let areasShown = 0;
 const incomplete = [];
