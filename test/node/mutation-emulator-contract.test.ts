@@ -1,6 +1,7 @@
 // Rules of the emulator's contract (src/emulator/openapi.ts) that StrykerJS showed no test held
-// (npm run mutate -- emulator.server): how a request is matched to an operation of openapi.yaml, and how a
-// request that breaks the document's schemas becomes the `issues` of a 400 problem. A client (or a person)
+// (npm run mutate -- emulator.server): how a request is matched to an operation of openapi.yaml (no path fits
+// two operations of one method, so no precedence among templates is needed), and how a request that breaks
+// the document's schemas becomes the `issues` of a 400 problem. A client (or a person)
 // reads each issue to know what to fix, so each is checked whole: `type`, `in`, `name` (a field path such as
 // fieldFilters[10].operator), `detail`, and `value` (absent for a missing field). The expected values come
 // from openapi.yaml, read here on its own, never from the emulator's code. Last, validateResponse, which the
