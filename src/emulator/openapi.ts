@@ -23,8 +23,6 @@ export interface OperationInfo {
   apiKey: boolean;
   /** Whether a Bearer JWT is accepted. (Neither: a public operation.) */
   bearer: boolean;
-  /** Marked x-beyond-seed: one of the real service's operations beyond the spec's 13. */
-  beyondSeed: boolean;
   hasBody: boolean;
   pathParams: string[];
   match(path: string): Record<string, string> | null;
@@ -69,11 +67,7 @@ function newAjv(coerceTypes: boolean, schemas: Json): Ajv2020 {
     useDefaults: false,
     validateSchema: false,
   });
-  addFormats(ajv);
-  ajv.addFormat('int32', {
-    type: 'number',
-    validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31,
-  });
+  addFormats(ajv); // uri, email, date-time and int32: the formats openapi.yaml uses
   for (const [name, schema] of Object.entries(schemas)) {
     ajv.addSchema(rewriteRefs(schema) as Json, SCHEMA_ID + name);
   }
@@ -216,7 +210,6 @@ export function loadContract(): Contract {
         server,
         apiKey: security.some((s) => 'APIKeyHeader' in s),
         bearer: security.some((s) => 'Bearer' in s),
-        beyondSeed: op['x-beyond-seed'] === true,
         hasBody: Boolean(validateBody),
         pathParams: names,
         match(path) {
@@ -252,9 +245,6 @@ export function loadContract(): Contract {
       });
     }
   }
-
-  // Literal-rich templates first, so /connections/{id}:oauth-update wins over /connections/{id}.
-  operations.sort((a, b) => b.template.replace(/\{\w+\}/g, '').length - a.template.replace(/\{\w+\}/g, '').length);
 
   cached = {
     doc,
