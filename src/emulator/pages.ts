@@ -90,7 +90,7 @@ export function consentPage(view: ConsentView): Response {
 <dt>Provider</dt><dd>${e(view.providerName)}</dd>
 <dt>Group</dt><dd>${e(view.groupName)} (${e(view.groupRef)})</dd>
 <dt>User</dt><dd>${e(view.consumerName)} (${e(view.consumerRef)})</dd>
-<dt>Scopes</dt><dd>${e(view.scopes.join(', ') || 'none')}</dd>
+<dt>Scopes</dt><dd>${e(view.scopes.join(', '))}</dd>
 </dl>
 <form method="post" action="/consent/${encodeURIComponent(view.sessionId)}">
 <button type="submit" name="decision" value="allow">Allow</button>

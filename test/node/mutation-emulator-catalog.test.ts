@@ -1,0 +1,442 @@
+// Rules of the emulator's provider catalog, seed data and popup pages that StrykerJS showed no test held
+// (npm run mutate -- emulator.server; src/emulator/{providers,seed,pages}.ts). None compares a constant with
+// itself: the expectations come from the README (its "Seed data" list names the catalog and the seed's values),
+// from the spec (openapi.yaml: ProviderInfo, "a webhook uses url and headers", names default to refs) and from
+// standards (absolute https URLs, RFC 6749's scope-token syntax), or from two surfaces a user sees agreeing (the
+// scopes of a provider app, of its consent page and of the connection it grants). The pages are checked as a
+// browser reads them: text after entity decoding, the CSP header against the nonces, nothing outside <main>.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { createEmulator, PROVIDERS, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
+import { callbackPage, type CompletionMessage } from '../../src/emulator/pages.js';
+import { contractFetch, type ContractFetch } from './helpers/contract.js';
+
+const KEY = { 'x-api-key': 'dev-api-key' };
+const NOW = Date.parse('2026-06-01T12:00:00Z');
+const WORKSPACE = '{{.workspace}}';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const spec = parse(readFileSync(new URL('../../src/api/openapi.yaml', import.meta.url), 'utf8'));
+
+/** The README's "Seed data" list, on one line. */
+const seedSection = (() => {
+  const start = readme.indexOf('**Seed data**');
+  const end = readme.indexOf('**Operations beyond the seed.**', start);
+  assert.ok(start >= 0 && end > start, 'the README has its "Seed data" list');
+  return readme.slice(start, end).replace(/\s+/g, ' ');
+})();
+
+/** The captures of what the README's seed list documents; fails when the README no longer says it. */
+function documented(pattern: RegExp): string[] {
+  const match = pattern.exec(seedSection);
+  assert.ok(match, `the README's seed list says ${pattern}`);
+  return match.slice(1);
+}
+
+/** The org and project the README names: the project's app name is what its consent pages name. */
+const [ORG, PROJECT_ID, PROJECT_NAME, APP_NAME] = documented(
+  /org `(\w+)`; project `(\w+)`, name `(\w+)`, app name `([^`]+)`;/,
+);
+
+/** The provider names the README lists as the catalog. */
+const README_PROVIDERS = documented(
+  /provider apps `app_<provider>` for each provider of the catalog: ([a-z, ]+)\. Any other provider is a 400\./,
+)[0].split(', ');
+
+/** The text a browser shows for an HTML fragment: tags dropped, character references decoded. */
+function shown(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
+    .replace(/&amp;/g, '&');
+}
+
+/** The shown text of the first element `tag` (e.g. 'h1', 'title') of a page. */
+function element(html: string, tag: string): string {
+  const match = new RegExp(`<${tag}(?: [^>]*)?>([\\s\\S]*?)</${tag}>`).exec(html);
+  assert.ok(match, `the page has a <${tag}>`);
+  return shown(match[1]);
+}
+
+/** The shown value of a row of the consent page's list, by its label. */
+function row(html: string, label: string): string {
+  const match = new RegExp(`<dt>${label}</dt><dd>([\\s\\S]*?)</dd>`).exec(html);
+  assert.ok(match, `the consent page has a ${label} row`);
+  return shown(match[1]);
+}
+
+/** An absolute https URL (with `{{.workspace}}` filled in as a real subdomain would be). */
+function assertHttpsUrl(value: unknown, why: string): void {
+  assert.equal(typeof value, 'string', why);
+  const url = new URL((value as string).replaceAll(WORKSPACE, 'acme'));
+  assert.equal(url.protocol, 'https:', why);
+  assert.ok(url.hostname.includes('.'), `${why}: ${value} names a host`);
+}
+
+// RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** The CSP nonces of a page's answer, by directive. */
+function cspNonce(response: Response, directive: string): string {
+  const csp = response.headers.get('content-security-policy') ?? '';
+  const match = new RegExp(`${directive} 'nonce-([^']+)'`).exec(csp);
+  assert.ok(match, `the CSP allows ${directive} by nonce: ${csp}`);
+  return match[1];
+}
+
+describe('the emulator catalog, seed data and pages held by mutation testing', () => {
+  let emulator: Emulator;
+  let info: ListenInfo;
+  let contract: ContractFetch;
+  before(async () => {
+    contract = contractFetch();
+    emulator = createEmulator({ verifyDelay: 0, now: () => new Date(NOW) });
+    info = await emulator.listen();
+  });
+  after(() => emulator.close());
+  // Every answer of an operation is checked against openapi.yaml on its way through.
+  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    contract.fetch(`${path.startsWith('http') ? '' : info.baseUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+  const json = async (path: string, init?: { method?: string; body?: unknown }) => {
+    const response = await api(path, init);
+    assert.equal(response.status, 200, path);
+    return response.json();
+  };
+
+  /** Presses a consent page button; returns the callback page's answer. */
+  async function decide(url: string, decision: string): Promise<Response> {
+    const post = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `decision=${decision}`,
+      redirect: 'manual',
+    });
+    assert.equal(post.status, 303);
+    return fetch(new URL(post.headers.get('location')!, url));
+  }
+  const messageOf = (page: string): CompletionMessage => JSON.parse(/var message = (\{.*\});/.exec(page)![1]);
+
+  describe('providers.ts: the catalog', () => {
+    it('is exactly the providers the README lists, with lower-case unique names, each answered by get-provider', async () => {
+      assert.deepEqual(
+        PROVIDERS.map((p) => p.name),
+        README_PROVIDERS,
+      );
+      assert.equal(new Set(README_PROVIDERS).size, README_PROVIDERS.length, 'names are unique');
+      for (const name of README_PROVIDERS) {
+        assert.match(name, /^[a-z][a-z0-9-]*$/);
+        // get-provider takes no credential.
+        const response = await contract.fetch(`${info.baseUrl}/providers/${name}`);
+        assert.equal(response.status, 200, name);
+        assert.equal((await response.json()).name, name);
+      }
+    });
+
+    it('answers absolute https URLs, holding {{.workspace}} exactly when a workspace is required', async () => {
+      let workspaceProviders = 0;
+      for (const name of README_PROVIDERS) {
+        const provider = await json(`/providers/${name}`);
+        const opts = provider.oauth2Opts;
+        const urls: Array<[string, unknown]> = [
+          ['baseURL', provider.baseURL],
+          ['authURL', opts.authURL],
+          ['tokenURL', opts.tokenURL],
+        ];
+        if (opts.docsURL !== undefined) urls.push(['docsURL', opts.docsURL]);
+        for (const [field, url] of urls) assertHttpsUrl(url, `${name} ${field}`);
+        assert.ok(!String(opts.docsURL ?? '').includes(WORKSPACE), `${name}: docs are the same for every workspace`);
+        const holdsWorkspace = urls.some(([, url]) => (url as string).includes(WORKSPACE));
+        assert.equal(opts.explicitWorkspaceRequired, holdsWorkspace, `${name}: explicitWorkspaceRequired`);
+        if (holdsWorkspace) workspaceProviders++;
+      }
+      assert.ok(workspaceProviders > 0, 'some provider of the catalog lives on a workspace of its own');
+    });
+
+    it('answers explicitScopesRequired false: oauth-connect takes no scopes (OAuthConnectRequest)', async () => {
+      assert.ok(spec.components.schemas.OAuthConnectRequest.properties);
+      assert.equal(spec.components.schemas.OAuthConnectRequest.properties.scopes, undefined);
+      for (const name of README_PROVIDERS) {
+        assert.equal((await json(`/providers/${name}`)).oauth2Opts.explicitScopesRequired, false, name);
+      }
+    });
+
+    it('answers for each provider what the exported catalog (PROVIDERS) says, its display name naming it', async () => {
+      for (const provider of PROVIDERS) {
+        const answer = await json(`/providers/${provider.name}`);
+        const squashed = answer.displayName.toLowerCase().replace(/[^a-z0-9]/g, '');
+        assert.ok(squashed.includes(provider.name), `${answer.displayName} names ${provider.name}`);
+        assert.equal(answer.displayName, provider.displayName);
+        assert.equal(answer.baseURL, provider.baseURL);
+        assert.equal(answer.oauth2Opts.authURL, provider.authURL);
+        assert.equal(answer.oauth2Opts.tokenURL, provider.tokenURL);
+        assert.equal(answer.oauth2Opts.docsURL, provider.docsURL, `${provider.name} docsURL`);
+        assert.equal(answer.oauth2Opts.explicitWorkspaceRequired, provider.explicitWorkspaceRequired ?? false);
+      }
+      assert.ok(
+        PROVIDERS.some((p) => p.docsURL),
+        'some provider has documentation to point at',
+      );
+    });
+
+    it("shows each provider's scopes on its consent page, those of its provider app, and grants them", async () => {
+      const apps: Array<{ id: string; provider: string; scopes: string[][] }> =
+        await json('/projects/demo/provider-apps');
+      for (const name of README_PROVIDERS) {
+        const provider = await json(`/providers/${name}`);
+        const app = apps.find((a) => a.id === `app_${name}`);
+        assert.ok(app, `app_${name}`);
+        assert.equal(app.scopes.length, 1, `${name}: one scope set`);
+        const scopes = app.scopes[0];
+        assert.ok(scopes.length > 0, `${name} asks for some scope`);
+        for (const scope of scopes) assert.match(scope, SCOPE_TOKEN, `${name}: ${JSON.stringify(scope)}`);
+
+        const url: string = await json('/oauth-connect', {
+          body: {
+            projectId: 'demo',
+            provider: name,
+            groupRef: `catalog-${name}`,
+            consumerRef: 'c',
+            ...(provider.oauth2Opts.explicitWorkspaceRequired ? { providerWorkspaceRef: 'acme' } : {}),
+          },
+        });
+        const page = await (await fetch(url)).text();
+        assert.equal(row(page, 'Provider'), provider.displayName);
+        assert.deepEqual(row(page, 'Scopes').split(/,\s*/), scopes, `${name}: the scopes the page lists`);
+
+        const id = messageOf(await (await decide(url, 'allow')).text()).data as { connection: string };
+        const connection = await json(`/projects/demo/connections/${id.connection}?includeCreds=true`);
+        assert.deepEqual(connection.oauth2AuthorizationCode.scopes, scopes, `${name}: the scopes granted`);
+        assert.equal(connection.providerApp.id, app.id);
+      }
+    });
+  });
+
+  describe('seed.ts: the seed data the README documents', () => {
+    it('has the org and project the README names', async () => {
+      const project = await json(`/projects/${PROJECT_NAME}`);
+      assert.deepEqual(
+        [project.orgId, project.id, project.name, project.appName],
+        [ORG, PROJECT_ID, PROJECT_NAME, APP_NAME],
+      );
+    });
+
+    it('has the invites, destinations and routes the README names; a webhook has a URL to post to', async () => {
+      const [org, invites] = documented(/invites of `(\w+)`: ([^;]+);/);
+      const expected = [...invites.matchAll(/`(\w+)` \((\w+)\)/g)].map((m) => [m[1], m[2]]);
+      const answered = (await json(`/orgs/${org}/invites`)).map((i: { id: string; status: string }) => [
+        i.id,
+        i.status,
+      ]);
+      assert.deepEqual(answered, expected);
+
+      const [first, second, type] = documented(/destinations `(\w+)` and `(\w+)` \((webhook)s\);/);
+      const destinations = await json('/projects/demo/destinations');
+      assert.deepEqual(
+        destinations.map((d: { id: string }) => d.id),
+        [first, second],
+      );
+      for (const destination of destinations) {
+        assert.equal(destination.type, type, destination.id);
+        // "Type-specific settings; a webhook uses url and headers" (DestinationMetadata).
+        const url = new URL(destination.metadata.url);
+        assert.ok(url.protocol === 'https:' || url.protocol === 'http:', destination.metadata.url);
+        assert.notEqual(destination.name, '', `${destination.id} has a name a person can pick it by`);
+      }
+      assert.equal(new Set(destinations.map((d: { name: string }) => d.name)).size, 2, 'destination names differ');
+
+      const [route, topic, destination] = documented(/route `(\w+)`: `(\w+) -> (\w+)`;/);
+      const routes = await json('/projects/demo/topic-destination-routes');
+      assert.deepEqual(
+        routes.map((r: { id: string; topicId: string; destinationId: string }) => [r.id, r.topicId, r.destinationId]),
+        [[route, topic, destination]],
+      );
+      const [eventRoute, eventType, eventTopic] = documented(/notification route `(\w+)`: `([\w.]+) -> (\w+)`;/);
+      const eventRoutes = await json('/projects/demo/notification-event-topic-routes');
+      assert.deepEqual(
+        eventRoutes.map((r: { id: string; eventType: string; topicId: string }) => [r.id, r.eventType, r.topicId]),
+        [[eventRoute, eventType, eventTopic]],
+      );
+    });
+
+    it('has the integration and records the README names, each record holding every field it maps', async () => {
+      const [id, provider, group, count, objectName, names, oneObject, oneName, otherGroup, otherObject] = documented(
+        /integration `(\w+)` \((\w+)\): group `(\w+)` has (two) `(\w+)` records \(([^)]+)\) and one `(\w+)` \(([^)]+)\); group `(\w+)` one (\w+);/,
+      );
+      const integrations = await json('/projects/demo/integrations');
+      assert.deepEqual(
+        integrations.map((i: { id: string; provider: string }) => [i.id, i.provider]),
+        [[id, provider]],
+      );
+      assert.notEqual(integrations[0].name, '', 'the integration has a name a person reads');
+      const mappings: Record<string, Record<string, string>> = Object.fromEntries(
+        integrations[0].latestRevision.content.read.objects.map(
+          (o: { objectName: string; fields: Record<string, string> }) => [o.objectName, o.fields],
+        ),
+      );
+      type Entry = { mappedFields: Record<string, string>; raw: Record<string, string> };
+      const search = async (groupRef: string, object: string): Promise<Entry[]> => {
+        const response = await api(`${info.searchUrl}/projects/demo/integrations/${id}?groupRef=${groupRef}`, {
+          body: { objectName: object, fieldFilters: [] },
+        });
+        assert.equal(response.status, 200);
+        const entries: Entry[] = (await response.json()).result;
+        // A record is one object of the provider: it has an ID of its own, and a value for every field mapped.
+        for (const entry of entries) {
+          assert.match(String(entry.raw.id ?? ''), /^\S+$/, `${groupRef} ${object} has an ID`);
+          for (const target of Object.values(mappings[object])) {
+            assert.match(
+              String(entry.mappedFields[target] ?? ''),
+              /\S/,
+              `${groupRef} ${object} ${entry.raw.id}: ${target}`,
+            );
+          }
+          if (entry.mappedFields.email !== undefined) assert.match(entry.mappedFields.email, /^[^@\s]+@[^@\s]+\.\w+$/);
+        }
+        assert.equal(new Set(entries.map((e) => e.raw.id)).size, entries.length, `${groupRef} ${object}: IDs differ`);
+        return entries;
+      };
+      const contacts = await search(group, objectName);
+      assert.equal(count, 'two');
+      assert.deepEqual(
+        contacts.map((c) => `${c.mappedFields.firstName} ${c.mappedFields.lastName}`),
+        names.split(', '),
+      );
+      assert.deepEqual(
+        (await search(group, oneObject)).map((a) => a.mappedFields.name),
+        [oneName],
+      );
+      assert.equal((await search(otherGroup, otherObject)).length, 1);
+    });
+
+    it('has the provider apps the README names: one per provider, each with a client of its own', async () => {
+      const apps: Array<{ id: string; provider: string; clientId: string; externalRef?: string }> =
+        await json('/projects/demo/provider-apps');
+      assert.deepEqual(apps.map((a) => [a.id, a.provider]).sort(), README_PROVIDERS.map((p) => [`app_${p}`, p]).sort());
+      for (const app of apps) {
+        assert.match(app.clientId, /^\S+$/, `${app.id} clientId`);
+        if (app.externalRef !== undefined) assert.match(app.externalRef, /^\S+$/, `${app.id} externalRef`);
+      }
+      assert.equal(new Set(apps.map((a) => a.clientId)).size, apps.length, 'each provider has its own OAuth client');
+      const refs = apps.map((a) => a.externalRef).filter((r) => r !== undefined);
+      assert.equal(new Set(refs).size, refs.length, 'external refs tell the apps apart');
+    });
+
+    it('has the connection the README names, of the hubspot provider app, holding its scopes and real tokens', async () => {
+      const [id, groupRef, groupName, consumerRef, provider, status] = documented(
+        /connection `(\w+)` of group `(\w+)` \(([^)]+)\), consumer `([\w-]+)`, to `(\w+)`, status `(\w+)`/,
+      );
+      const connection = await json(`/projects/demo/connections/${id}?includeRefreshToken=true`);
+      assert.deepEqual(
+        [connection.group.groupRef, connection.group.groupName, connection.consumer.consumerRef],
+        [groupRef, groupName, consumerRef],
+      );
+      assert.deepEqual([connection.provider, connection.status], [provider, status]);
+      // The spec: a consumer's name defaults to its ref, so it is never blank.
+      assert.match(connection.consumer.consumerName, /\S/);
+      // The app it was made with is one of the project's, for its provider.
+      const apps: Array<{ id: string; provider: string; scopes: string[][] }> =
+        await json('/projects/demo/provider-apps');
+      const app = apps.find((a) => a.id === connection.providerApp?.id);
+      assert.ok(app, `conn_demo's provider app ${connection.providerApp?.id} is one of the project's`);
+      assert.equal(app.provider, provider);
+      assert.deepEqual(connection.providerApp, app);
+      assert.deepEqual(connection.oauth2AuthorizationCode.scopes, app.scopes[0], 'it holds the scopes its app asks');
+      // Identifiers and tokens, when present, are not blank.
+      for (const field of ['providerWorkspaceRef', 'providerConsumerRef'])
+        if (connection[field] !== undefined) assert.match(connection[field], /^\S+$/, field);
+      const { accessToken, refreshToken } = connection.oauth2AuthorizationCode;
+      assert.match(accessToken.token, /^\S+$/);
+      assert.match(refreshToken.token, /^\S+$/);
+      assert.notEqual(accessToken.token, refreshToken.token);
+    });
+
+    it("shows the connection's group, user and scopes on the consent page of its update flow", async () => {
+      const [id, groupRef, groupName, consumerRef] = documented(
+        /connection `(\w+)` of group `(\w+)` \(([^)]+)\), consumer `([\w-]+)`/,
+      );
+      const connection = await json(`/projects/demo/connections/${id}?includeCreds=true`);
+      const hubspot = await json(`/providers/${connection.provider}`);
+      const url: string = await json(`/projects/demo/connections/${id}:oauth-update`, { method: 'PATCH' });
+      const page = await (await fetch(url)).text();
+      assert.equal(element(page, 'h1'), `${APP_NAME} wants to reconnect to ${hubspot.displayName}`);
+      assert.equal(row(page, 'Group'), `${groupName} (${groupRef})`);
+      assert.equal(row(page, 'User'), `${connection.consumer.consumerName} (${consumerRef})`);
+      assert.deepEqual(row(page, 'Scopes').split(/,\s*/), connection.oauth2AuthorizationCode.scopes);
+    });
+  });
+
+  describe('pages.ts: what the popup shows', () => {
+    it('shows the consent page as text, styled only by its own nonce, with no script and nothing outside <main>', async () => {
+      const groupName = `<b>"Tom" & 'Jerry'</b>`;
+      const url: string = await json('/oauth-connect', {
+        body: { projectId: 'demo', provider: 'slack', groupRef: 'pages', groupName, consumerRef: 'c' },
+      });
+      const response = await fetch(url);
+      const page = await response.text();
+      assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
+      assert.equal(row(page, 'Group'), `${groupName} (pages)`, 'the name shows as typed');
+      assert.ok(!page.includes('<b>'), 'and is not markup');
+      const slack = await json('/providers/slack');
+      assert.equal(element(page, 'title'), `${slack.displayName}: authorize ${APP_NAME}`);
+      const csp = response.headers.get('content-security-policy')!;
+      assert.match(csp, /default-src 'none'/);
+      assert.match(csp, /frame-ancestors 'none'/);
+      const style = /<style nonce="([^"]+)">([\s\S]*?)<\/style>/.exec(page);
+      assert.ok(style, 'the page has its stylesheet');
+      assert.equal(style[1], cspNonce(response, 'style-src'), 'which the CSP lets apply');
+      assert.match(style[2], /\bmain\s*\{[^}]+\}/, 'and which lays the page out');
+      assert.ok(!page.includes('<script'), 'the consent page runs no script');
+      assert.match(page, /<\/main>\s*<\/body>/, 'nothing shows outside <main>');
+    });
+
+    it('tells the user on the callback page whether the authorization succeeded, and runs only its own script', async () => {
+      const pages: Record<string, { response: Response; page: string; message: CompletionMessage }> = {};
+      for (const decision of ['allow', 'deny']) {
+        const url: string = await json('/oauth-connect', {
+          body: { projectId: 'demo', provider: 'notion', groupRef: `callback-${decision}`, consumerRef: 'c' },
+        });
+        const response = await decide(url, decision);
+        const page = await response.text();
+        pages[decision] = { response, page, message: messageOf(page) };
+      }
+      const ok = pages.allow;
+      assert.equal(ok.message.eventType, 'AUTHORIZATION_SUCCEEDED');
+      for (const tag of ['title', 'h1', 'p']) {
+        assert.match(element(ok.page, tag), /\w/, `success ${tag}`);
+        assert.doesNotMatch(element(ok.page, tag), /fail|denied|error/i, `success ${tag}`);
+      }
+      const failed = pages.deny;
+      assert.equal(failed.message.eventType, 'AUTHORIZATION_FAILED');
+      assert.match(element(failed.page, 'title'), /failed/i);
+      assert.match(element(failed.page, 'h1'), /failed/i);
+      assert.equal(element(failed.page, 'p'), (failed.message.data as { error: string }).error, 'it says why');
+      assert.notEqual(element(ok.page, 'h1'), element(failed.page, 'h1'));
+      for (const { response, page } of [ok, failed]) {
+        const script = /<script nonce="([^"]+)">/.exec(page);
+        assert.ok(script);
+        assert.equal(script[1], cspNonce(response, 'script-src'));
+      }
+    });
+
+    // Only the module's own function reaches this: every message the emulator sends has plain text.
+    it('puts the completion message into the callback script so no text in it can end the script', async () => {
+      const error = `</script><script>alert("x")</script> <!-- & -->`;
+      const message: CompletionMessage = { eventType: 'AUTHORIZATION_FAILED', data: { error } };
+      const page = await callbackPage(message).text();
+      const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(page)![1];
+      assert.doesNotMatch(script, /[<>&]/);
+      assert.deepEqual(messageOf(page), message, 'the opener receives the message unchanged');
+      assert.equal(element(page, 'p'), error, 'and the page shows it as text');
+    });
+  });
+
+  it('answered, all along, only what openapi.yaml describes', () => {
+    assert.deepEqual(contract.violations, []);
+  });
+});
