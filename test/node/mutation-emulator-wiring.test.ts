@@ -183,7 +183,14 @@ describe('emulator wiring held by mutation testing', () => {
     }
     const untitled = await fetch(`${info.url}/oauth/callback`, { method: 'PUT', headers: html });
     assert.equal(untitled.status, 405);
-    assert.match(await untitled.text(), /<h1>Error<\/h1>/, 'a problem without a title is an Error page');
+    const untitledPage = await untitled.text();
+    assert.match(
+      untitledPage,
+      /<title>Method Not Allowed<\/title>/,
+      'a problem without a title is titled by its status',
+    );
+    assert.match(untitledPage, /<h1>Method Not Allowed<\/h1>/);
+    assert.match(untitledPage, /<p>PUT is not allowed here; allowed: GET<\/p>/);
   });
 
   it('answers the URL as plain text, uncached, when asked to mimic the real service', async () => {
