@@ -349,3 +349,58 @@ describe('emulator operations held by mutation testing (src/emulator/operations.
     });
   });
 });
+
+describe('lists are oldest first, whatever order the state holds them in (src/emulator/operations.ts)', () => {
+  const EARLY = '2026-01-01T00:00:00.000Z';
+  let dir: string;
+  let emulator: Emulator;
+  before(() => {
+    // Items of the demo project stored after the seed's but created before them.
+    const state = seedState();
+    const seedConnection = state.connections[0];
+    state.connections.push({ ...seedConnection, id: 'conn_early', createTime: EARLY });
+    state.integrations.push({ ...state.integrations[0], id: 'int_early', createTime: EARLY });
+    state.destinations.push({ ...state.destinations[0], id: 'dest_early', createTime: EARLY });
+    state.topicDestinationRoutes.push({
+      id: 'tdr_early',
+      topicId: 'topic_alerts',
+      destinationId: 'dest_audit',
+      projectId: 'proj_demo',
+      createTime: EARLY,
+    });
+    state.notificationEventTopicRoutes.push({
+      id: 'ner_early',
+      eventType: 'read.backfill.done',
+      topicId: 'topic_alerts',
+      projectId: 'proj_demo',
+      createTime: EARLY,
+      updateTime: EARLY,
+    });
+    dir = mkdtempSync(join(tmpdir(), 'emulator-order-'));
+    const file = join(dir, 'state.json');
+    writeFileSync(file, JSON.stringify(state));
+    emulator = createEmulator({ dataFile: file });
+  });
+  after(async () => {
+    await emulator.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const [list, first] of [
+    ['connections', 'conn_early'],
+    ['integrations', 'int_early'],
+    ['destinations', 'dest_early'],
+    ['topic-destination-routes', 'tdr_early'],
+    ['notification-event-topic-routes', 'ner_early'],
+  ]) {
+    it(`${list}: ${first} first`, async () => {
+      const response = await emulator.handle(
+        new Request(`http://emulator.test/v1/projects/demo/${list}`, { headers: KEY }),
+      );
+      assert.equal(response.status, 200);
+      const listed = ((await response.json()) as Array<{ id: string }>).map((item) => item.id);
+      assert.equal(listed[0], first, listed.join(', '));
+      assert.ok(listed.length >= 2, 'the seed item after it');
+    });
+  }
+});

@@ -150,6 +150,7 @@ describe('the emulator data file (src/emulator/store.ts)', () => {
       (error: unknown) => {
         assert.ok(error instanceof EmulatorDataError, String(error));
         assert.ok(error.message.startsWith(`the data file ${folder} could not be read (EISDIR: `), error.message);
+        assert.equal((error.cause as NodeJS.ErrnoException).code, 'EISDIR');
         return true;
       },
     );
