@@ -12,6 +12,7 @@ import { createAuth } from '../../src/emulator/auth.js';
 import { LIMITS } from '../../src/emulator/limits.js';
 import type { OperationInfo } from '../../src/emulator/openapi.js';
 import { HttpProblem } from '../../src/http/problem.js';
+import { allow, decide } from './helpers/consent.js';
 
 const SECRET = 'access-mutation-secret-0123456789';
 const KEY = { 'x-api-key': 'dev-api-key' };
@@ -75,22 +76,6 @@ describe('emulator access rules held by mutation testing', () => {
     });
     assert.equal(response.status, 200, JSON.stringify(body));
     return response.json();
-  }
-
-  const decide = (url: string, decision: string, contentType = 'application/x-www-form-urlencoded') =>
-    fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': contentType },
-      body: `decision=${decision}`,
-      redirect: 'manual',
-    });
-
-  /** Allows the link and returns the connection ID its callback page posts to the opener. */
-  async function allow(url: string): Promise<string> {
-    const post = await decide(url, 'allow');
-    assert.equal(post.status, 303);
-    const page = await (await fetch(new URL(post.headers.get('location')!, url))).text();
-    return JSON.parse(/var message = (\{.*\});/.exec(page)![1]).data.connection;
   }
 
   async function newProject(name: string): Promise<string> {

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { createEmulator, PROVIDERS, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
 import { callbackPage, type CompletionMessage } from '../../src/emulator/pages.js';
+import { allow, callbackOf, messageOf } from './helpers/consent.js';
 import { contractFetch, type ContractFetch } from './helpers/contract.js';
 
 const KEY = { 'x-api-key': 'dev-api-key' };
@@ -109,19 +110,6 @@ describe('the emulator catalog, seed data and pages held by mutation testing', (
     return response.json();
   };
 
-  /** Presses a consent page button; returns the callback page's answer. */
-  async function decide(url: string, decision: string): Promise<Response> {
-    const post = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `decision=${decision}`,
-      redirect: 'manual',
-    });
-    assert.equal(post.status, 303);
-    return fetch(new URL(post.headers.get('location')!, url));
-  }
-  const messageOf = (page: string): CompletionMessage => JSON.parse(/var message = (\{.*\});/.exec(page)![1]);
-
   describe('providers.ts: the catalog', () => {
     it('is exactly the providers the README lists, with lower-case unique names, each answered by get-provider', async () => {
       assert.deepEqual(
@@ -209,8 +197,8 @@ describe('the emulator catalog, seed data and pages held by mutation testing', (
         assert.equal(row(page, 'Provider'), provider.displayName);
         assert.deepEqual(row(page, 'Scopes').split(/,\s*/), scopes, `${name}: the scopes the page lists`);
 
-        const id = messageOf(await (await decide(url, 'allow')).text()).data as { connection: string };
-        const connection = await json(`/projects/demo/connections/${id.connection}?includeCreds=true`);
+        const id = await allow(url);
+        const connection = await json(`/projects/demo/connections/${id}?includeCreds=true`);
         assert.deepEqual(connection.oauth2AuthorizationCode.scopes, scopes, `${name}: the scopes granted`);
         assert.equal(connection.providerApp.id, app.id);
       }
@@ -401,7 +389,7 @@ describe('the emulator catalog, seed data and pages held by mutation testing', (
         const url: string = await json('/oauth-connect', {
           body: { projectId: 'demo', provider: 'notion', groupRef: `callback-${decision}`, consumerRef: 'c' },
         });
-        const response = await decide(url, decision);
+        const response = await callbackOf(url, decision);
         const page = await response.text();
         pages[decision] = { response, page, message: messageOf(page) };
       }

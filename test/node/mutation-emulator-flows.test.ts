@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmulator, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
 import { LIMITS } from '../../src/emulator/limits.js';
+import { allow, decide } from './helpers/consent.js';
 
 const KEY = { 'x-api-key': 'dev-api-key' };
 const START = Date.parse('2026-06-01T12:00:00Z');
@@ -32,22 +33,6 @@ describe('emulator flows held by mutation testing', () => {
     const response = await api('/oauth-connect', { body: { projectId: 'demo', consumerRef: 'c', ...body } });
     assert.equal(response.status, 200, JSON.stringify(body));
     return response.json();
-  }
-
-  const decide = (url: string, decision: string, contentType = 'application/x-www-form-urlencoded') =>
-    fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': contentType },
-      body: `decision=${decision}`,
-      redirect: 'manual',
-    });
-
-  /** Allows the link and returns the connection ID the callback page posts. */
-  async function allow(url: string, decision = 'allow'): Promise<string> {
-    const post = await decide(url, decision);
-    assert.equal(post.status, 303);
-    const page = await (await fetch(new URL(post.headers.get('location')!, url))).text();
-    return JSON.parse(/var message = (\{.*\});/.exec(page)![1]).data.connection;
   }
 
   const getConnection = async (id: string, query = '') =>
