@@ -7,7 +7,13 @@
 // file: on a 2-core machine the emulator takes hours, and a part that finished is never lost to one that did not.
 export const AREAS = {
   api: {
-    mutate: ['src/api/**/*.ts', '!src/api/schema.ts', '!src/api/types.ts', '!src/api/index.ts'],
+    mutate: [
+      'src/api/**/*.ts',
+      'src/shared/**/*.ts',
+      '!src/shared/schema.ts',
+      '!src/shared/types.ts',
+      '!src/api/index.ts',
+    ],
     tests: ['test/node/api-client.test.ts', 'test/node/mutation-api*.test.ts'],
   },
   server: {
@@ -62,7 +68,7 @@ export default {
   mutate: part ? parts[part] : AREAS[area].mutate,
   coverageAnalysis: 'perTest',
   ignoreStatic: true,
-  // tsx runs the tests without type checks; Stryker's default would prepend // @ts-nocheck to src/api/schema.ts,
+  // tsx runs the tests without type checks; Stryker's default would prepend // @ts-nocheck to src/shared/schema.ts,
   // which openapi.test.ts compares byte for byte with what gen:types generates.
   disableTypeChecks: false,
   incremental: true,

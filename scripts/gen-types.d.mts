@@ -1,2 +1,2 @@
-/** The text of src/api/schema.ts as openapi.yaml generates it. */
+/** The text of src/shared/schema.ts as openapi.yaml generates it. */
 export function generateSchemaTypes(): Promise<string>;

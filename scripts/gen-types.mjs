@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates src/api/schema.ts from src/api/openapi.yaml with openapi-typescript.
+// Generates src/shared/schema.ts from src/api/openapi.yaml with openapi-typescript.
 //   node scripts/gen-types.mjs          write the file
 //   node scripts/gen-types.mjs --check  exit 1 when the committed file is stale
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 
 const root = new URL('../', import.meta.url);
 const source = new URL('src/api/openapi.yaml', root);
-const target = new URL('src/api/schema.ts', root);
+const target = new URL('src/shared/schema.ts', root);
 
 export async function generateSchemaTypes() {
   const ast = await openapiTS(source, { alphabetize: false, exportType: false, defaultNonNullable: false });
@@ -24,12 +24,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--check')) {
     const current = readFileSync(target, 'utf8');
     if (current !== text) {
-      console.error('src/api/schema.ts is stale: run npm run gen:types');
+      console.error('src/shared/schema.ts is stale: run npm run gen:types');
       process.exit(1);
     }
-    console.log('src/api/schema.ts is up to date');
+    console.log('src/shared/schema.ts is up to date');
   } else {
     writeFileSync(target, text);
-    console.log('wrote src/api/schema.ts');
+    console.log('wrote src/shared/schema.ts');
   }
 }

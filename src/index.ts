@@ -8,4 +8,4 @@ export type * from './element/events.js';
 export type { ConnectState } from './element/flow.js';
 export { DEFAULT_STRINGS } from './element/strings.js';
 export type { ConnectStrings } from './element/strings.js';
-export type { Connection, ConnectionStatus, Problem } from './api/types.js';
+export type { Connection, ConnectionStatus, Problem } from './shared/types.js';

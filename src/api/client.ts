@@ -4,7 +4,7 @@
 // wrong path, parameter or body is a compile error, and answers are typed
 // without casts. Retries, time-outs and Problem Details are this file's.
 import createClient, { createQuerySerializer } from 'openapi-fetch';
-import type { paths } from './schema.js';
+import type { paths } from '../shared/schema.js';
 import type {
   Connection,
   CreateNotificationEventTopicRouteRequest,
@@ -25,9 +25,9 @@ import type {
   SearchRequest,
   SearchResult,
   TopicDestinationRoute,
-} from './types.js';
-import { PlatformRequestError, ProblemError, problemFromResponse } from './problem.js';
-import { backoffDelay, sleep } from './retry.js';
+} from '../shared/types.js';
+import { PlatformRequestError, ProblemError, problemFromResponse } from './errors.js';
+import { backoffDelay, sleep } from '../shared/retry.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3; 0 disables retrying). */

@@ -1,5 +1,5 @@
 import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
-import type { Connection } from '../api/types.js';
+import type { Connection } from '../shared/types.js';
 import { styles } from './connect-provider.styles.js';
 import type { ConnectError } from './events.js';
 import { Flow, type ConnectState } from './flow.js';

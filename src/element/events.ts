@@ -1,6 +1,6 @@
 // The element's events: one declaration each, all CustomEvents that bubble
 // and cross shadow roots, typed in HTMLElementEventMap.
-import type { Connection, ConnectionStatus, Problem } from '../api/types.js';
+import type { Connection, ConnectionStatus, Problem } from '../shared/types.js';
 
 /** Codes of `connect-error`. */
 export type ConnectErrorCode =

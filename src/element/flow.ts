@@ -3,9 +3,10 @@
 // follows the transition table NEXT and does nothing once the flow ended.
 // Everything the flow holds (timers, listeners, requests) is registered here
 // and released at the end, whatever ends it.
-import type { Connection, Problem } from '../api/types.js';
-import { withoutCredentials } from '../api/credentials.js';
-import { backoffDelay, parseRetryAfter } from '../api/retry.js';
+import type { Connection, Problem } from '../shared/types.js';
+import { withoutCredentials } from '../shared/credentials.js';
+import { backoffDelay, parseRetryAfter } from '../shared/retry.js';
+import { isAllowedUrl } from '../shared/url.js';
 import { ConnectError, type ConnectCancelReason, type ConnectErrorCode, type ConnectEventDetails } from './events.js';
 
 export type ConnectState =
@@ -69,22 +70,6 @@ const QUICK_STEP = 0.3;
 const SEVERED_STEP = 2;
 
 let flows = 0;
-
-/** https, or http on a loopback host. */
-export function isAllowedUrl(url: unknown): url is string {
-  if (typeof url !== 'string') return false;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  const host = parsed.hostname;
-  return (
-    parsed.protocol === 'https:' ||
-    (parsed.protocol === 'http:' && (host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)))
-  );
-}
 
 /** What "changed since the flow began" is judged by: the platform's own times. */
 const stamp = (c: Connection) => c.updateTime ?? c.createTime;

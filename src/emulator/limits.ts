@@ -1,6 +1,6 @@
 // Bounds on what a request may store, so that no request, however crafted,
 // can bloat the state, slow its writes or make its file unreadable.
-import type { ProblemIssue } from '../api/types.js';
+import type { ProblemIssue } from '../shared/types.js';
 
 export const LIMITS = {
   /** Largest request body in bytes (JSON bodies; the consent form has its own, smaller one). */

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
-import type { ProblemIssue } from '../api/types.js';
+import type { ProblemIssue } from '../shared/types.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under Node's ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (

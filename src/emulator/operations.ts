@@ -2,8 +2,8 @@
 // typed from the generated `operations`: a missing handler, a parameter read
 // under a wrong name or an answer of an undocumented status is a compile error.
 // Requests reach these already routed, authenticated and validated.
-import type { operations as Spec } from '../api/schema.js';
-import type { Connection, Project, SearchResultEntry } from '../api/types.js';
+import type { operations as Spec } from '../shared/schema.js';
+import type { Connection, Project, SearchResultEntry } from '../shared/types.js';
 import { HttpProblem } from '../http/problem.js';
 import type { Principal } from './auth.js';
 import { PROBLEM_TYPES, startConsent, type Env } from './consent.js';

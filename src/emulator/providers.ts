@@ -1,6 +1,6 @@
 // The emulator's provider catalog: the providers oauth-connect accepts, and
 // what get-provider answers for each (shaped as the real service's catalog).
-import type { components } from '../api/schema.js';
+import type { components } from '../shared/schema.js';
 
 export type ProviderCatalogInfo = components['schemas']['ProviderInfo'];
 

@@ -1,5 +1,5 @@
 // The fixed seed data the emulator starts from (documented in the README).
-import type { ProviderApp } from '../api/types.js';
+import type { ProviderApp } from '../shared/types.js';
 import { PROVIDERS } from './providers.js';
 import { newTokenSecret, type EmulatorState } from './store.js';
 

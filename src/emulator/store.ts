@@ -24,7 +24,7 @@ import type {
   ProviderApp,
   Token,
   TopicDestinationRoute,
-} from '../api/types.js';
+} from '../shared/types.js';
 
 export interface Org {
   id: string;

@@ -1,7 +1,7 @@
 // Problem Details (RFC 9457) answers and JSON bodies with limits: the HTTP pieces
 // shared by the host handler (src/server) and the emulator (src/emulator), owned by neither.
-import { PROBLEM_CONTENT_TYPE, statusTitle } from '../api/problem.js';
-import type { Problem } from '../api/types.js';
+import { PROBLEM_CONTENT_TYPE, statusTitle } from '../shared/problem.js';
+import type { Problem } from '../shared/types.js';
 import { answerResponse, headerRecord, type Answer, type HeaderMap } from './answer.js';
 
 export { bodyTextOf } from './answer.js';

@@ -3,7 +3,7 @@
 // and authScheme only with one of the spec's values). Anything
 // else the platform sends (credentials under any name, free-form metadata,
 // fields a future version adds) stays on the server.
-import type { Connection } from '../api/types.js';
+import type { Connection } from '../shared/types.js';
 
 type Shape = 'string' | 'timestamp' | 'scopes' | readonly string[] | { readonly [field: string]: Shape };
 

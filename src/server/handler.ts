@@ -1,8 +1,8 @@
 // createConnectHandler: the host backend's connect routes, between the
 // browser's <connect-provider> and the platform.
 import { createPlatformClient, type PlatformClient } from '../api/client.js';
-import { PlatformRequestError, ProblemError } from '../api/problem.js';
-import type { Connection } from '../api/types.js';
+import { PlatformRequestError, ProblemError } from '../api/errors.js';
+import type { Connection } from '../shared/types.js';
 import { answerResponse, withAnswerHandler, type Answer } from '../http/answer.js';
 import { HttpProblem, instanceOf, jsonAnswer, pathnameOf, problemAnswer, readJsonBody } from '../http/problem.js';
 import { toBrowserConnection } from './connection.js';

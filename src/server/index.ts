@@ -1,6 +1,6 @@
 // connect-provider/server: the host backend's request handler.
 export { createConnectHandler } from './handler.js';
-export { withoutCredentials } from '../api/credentials.js';
+export { withoutCredentials } from '../shared/credentials.js';
 export { toBrowserConnection, BROWSER_CONNECTION_SHAPE } from './connection.js';
 export { METADATA_LIMITS } from './input.js';
 export type { ConnectHandler, ConnectUrlAnswer } from './handler.js';

@@ -1,7 +1,7 @@
 // The handler's options, checked once when it is created: a misconfiguration
 // fails at start-up with a TypeError that says what to fix.
 import type { RetryOptions } from '../api/client.js';
-import { isLoopbackHost } from './upstream.js';
+import { isLoopbackHost } from '../shared/url.js';
 
 /** Who is calling, as the host app knows it. Group and consumer are never taken from the browser. */
 export interface ConnectUser {

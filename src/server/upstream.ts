@@ -2,9 +2,10 @@
 // is rebuilt from an allow-list: our own type, title and status, the
 // platform's detail and issues scrubbed (no API key, no platform address, no
 // stack), an issue's value only when it is the browser's own input.
-import { PlatformRequestError, ProblemError } from '../api/problem.js';
-import type { ProblemIssue } from '../api/types.js';
+import { PlatformRequestError, ProblemError } from '../api/errors.js';
+import type { ProblemIssue } from '../shared/types.js';
 import { HttpProblem } from '../http/problem.js';
+import { parseAllowedUrl } from '../shared/url.js';
 import type { Scrubber } from './scrub.js';
 
 export const HANDLER_PROBLEM_TYPES = {
@@ -148,24 +149,10 @@ export function upstreamProblem(error: unknown, context: UpstreamContext): HttpP
   return new HttpProblem({ status: 500, detail: 'the connect handler failed' });
 }
 
-/** Whether a URL from the platform may be sent to the browser. */
+/** Whether a URL from the platform may be sent to the browser: the shared rule, and http only from a loopback platform. */
 export function isUsableUrl(url: string, platformIsLoopback: boolean): URL | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url); // the URL parser drops surrounding spaces and control characters itself
-  } catch {
-    return null;
-  }
-  if (parsed.username || parsed.password) return null;
-  if (parsed.protocol === 'https:') return parsed;
-  if (parsed.protocol === 'http:' && platformIsLoopback && isLoopbackHost(parsed.hostname)) return parsed;
-  return null;
-}
-
-/** localhost, 127.0.0.0/8 and ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '[::1]';
+  const parsed = parseAllowedUrl(url);
+  return parsed && (parsed.protocol === 'https:' || platformIsLoopback) ? parsed : null;
 }
 
 export function unusableUrlProblem(): HttpProblem {

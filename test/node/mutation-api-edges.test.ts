@@ -11,7 +11,7 @@ import {
   problemFromResponse,
   type PlatformClient,
 } from '../../src/api/index.js';
-import { parseRetryAfter } from '../../src/api/retry.js';
+import { parseRetryAfter } from '../../src/shared/retry.js';
 import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
 
 describe('createPlatformClient: edges', () => {

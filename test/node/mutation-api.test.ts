@@ -11,8 +11,8 @@ import {
   problemFromResponse,
   statusTitle,
 } from '../../src/api/index.js';
-import { withoutCredentials } from '../../src/api/credentials.js';
-import { backoffDelay, parseRetryAfter, sleep } from '../../src/api/retry.js';
+import { withoutCredentials } from '../../src/shared/credentials.js';
+import { backoffDelay, parseRetryAfter, sleep } from '../../src/shared/retry.js';
 import { sampleConnection } from '../shared/fixtures.js';
 import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
 import type { PlatformClient } from '../../src/api/index.js';

@@ -162,9 +162,9 @@ describe('openapi.yaml', () => {
   });
 });
 
-describe('src/api/schema.ts', () => {
+describe('src/shared/schema.ts', () => {
   it('is up to date with openapi.yaml (run npm run gen:types)', async () => {
-    const committed = readFileSync(new URL('../../src/api/schema.ts', import.meta.url), 'utf8');
-    assert.equal(committed, await generateSchemaTypes(), 'src/api/schema.ts is stale: run npm run gen:types');
+    const committed = readFileSync(new URL('../../src/shared/schema.ts', import.meta.url), 'utf8');
+    assert.equal(committed, await generateSchemaTypes(), 'src/shared/schema.ts is stale: run npm run gen:types');
   });
 });

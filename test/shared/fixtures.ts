@@ -1,4 +1,4 @@
-import type { Connection } from '../../src/api/types.js';
+import type { Connection } from '../../src/shared/types.js';
 
 /** A valid Connection as the platform answers it, for servers that stand in for the platform in tests. */
 export function sampleConnection(overrides: Partial<Connection> & { groupRef?: string } = {}): Connection {

@@ -1,31 +1,7 @@
 // RFC 9457 Problem Details: parsing answers into errors the caller can act on.
-import type { Problem, ProblemIssue } from './types.js';
-import { parseRetryAfter } from './retry.js';
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
-
-const STATUS_TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-/** The standard reason phrase of an HTTP status, or a generic one. */
-export function statusTitle(status: number): string {
-  return STATUS_TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
-}
+import type { Problem, ProblemIssue } from '../shared/types.js';
+import { parseRetryAfter } from '../shared/retry.js';
+import { statusTitle } from '../shared/problem.js';
 
 /** Base class of every error the platform client throws. */
 export class PlatformError extends Error {

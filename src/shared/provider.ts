@@ -1,0 +1,49 @@
+// What the browser learns of a provider and may send about it: shared by the
+// element (which shows it and asks for the inputs) and the handler (which
+// answers it and checks what comes back).
+
+/** One `metadata.input` item: a value the user types before the consent page can open (e.g. NetSuite's account ID). */
+export interface ProviderInput {
+  name: string;
+  displayName?: string;
+  prompt?: string;
+  defaultValue?: string;
+  docsURL?: string;
+}
+
+/** Icon and logo URLs of one colour scheme. */
+export interface ProviderMediaUrls {
+  iconURL?: string;
+  logoURL?: string;
+}
+
+/**
+ * The handler's `GET {endpoint}/providers/{provider}` answer: an allow-listed view of the platform's ProviderInfo
+ * (URLs only when https, or http on a loopback host).
+ */
+export interface BrowserProvider {
+  name: string;
+  displayName?: string;
+  authType?: string;
+  media?: { regular?: ProviderMediaUrls; darkMode?: ProviderMediaUrls };
+  oauth2Opts?: { explicitWorkspaceRequired?: boolean };
+  metadata?: { input?: ProviderInput[] };
+}
+
+/**
+ * A provider workspace (a subdomain, e.g. Zendesk's): the platform templates it into hostnames, so only what a
+ * hostname may hold: letters, digits, hyphens and dots, starting and ending with a letter or digit, at most 253.
+ */
+export const WORKSPACE_REF_PATTERN = '[A-Za-z0-9](?:[A-Za-z0-9.\\-]{0,251}[A-Za-z0-9])?';
+const WORKSPACE_REF = new RegExp(`^${WORKSPACE_REF_PATTERN}$`);
+
+export function isWorkspaceRef(value: unknown): value is string {
+  return typeof value === 'string' && WORKSPACE_REF.test(value);
+}
+
+/** A provider app ID: letters, digits, `_` and `-`, at most 128. */
+const PROVIDER_APP_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function isProviderAppId(value: unknown): value is string {
+  return typeof value === 'string' && PROVIDER_APP_ID.test(value);
+}
