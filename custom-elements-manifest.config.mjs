@@ -3,7 +3,7 @@
 //   dist/vscode.html-custom-data.json, dist/vscode.css-custom-data.json  VS Code
 //   dist/web-types.json                                                   JetBrains
 // The cleanup plugin drops what static analysis gets wrong here: the internal
-// reactive state (`current`, `blockedUrl`) seen as attributes, and the
+// reactive state (`flow`, `rest`...) seen as members, and the
 // variable `type` of the private emit() helper seen as an event. It also
 // types the events from HTMLElementEventMap in events.ts, points module
 // paths at what the package ships (dist/**/*.js, not src/**/*.ts), and adds
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 
-const INTERNAL = new Set(['current', 'blockedUrl', 'flow', 'lastConnection']);
+const INTERNAL = new Set(['flow', 'rest', 'info', 'values', 'notice', 'confirming', 'disconnecting', 'focused']);
 
 /** 'connect-success' -> 'CustomEvent<ConnectSuccessDetail>', read from the HTMLElementEventMap block of events.ts. */
 const EVENT_TYPES = Object.fromEntries(
@@ -47,13 +47,23 @@ const cleanup = {
           if (!EVENT_TYPES[event.name]) throw new Error(`custom-elements.json: no type for ${event.name} in events.ts`);
           event.type = { text: EVENT_TYPES[event.name] };
         }
-        declaration.attributes.push({
-          name: 'state',
-          description:
-            "The flow's state, reflected and read-only: idle, requesting, authorizing, verifying, working, bad_credentials, error, cancelled.",
-          type: { text: 'ConnectState' },
-          fieldName: 'state',
-        });
+        // Read-only reflections, written by the element itself: listed with their values, for reading and styling.
+        declaration.attributes.push(
+          {
+            name: 'state',
+            description: "Read-only: the flow's state, reflected by the element.",
+            type: {
+              text: "'idle' | 'requesting' | 'authorizing' | 'verifying' | 'working' | 'bad_credentials' | 'error' | 'cancelled'",
+            },
+            fieldName: 'state',
+          },
+          {
+            name: 'connection-status',
+            description:
+              "Read-only: the caller's connection at rest: absent while unknown, `none`, or the connection's status.",
+            type: { text: "'none' | 'created' | 'working' | 'bad_credentials'" },
+          },
+        );
       }
     }
     // The package's main entry (`import 'connect-provider'`) registers the tag and re-exports the class.

@@ -5,7 +5,7 @@ export { ConnectProvider } from './element/connect-provider.js';
 export { defineConnectProvider, TAG } from './element/define.js';
 export { ConnectError } from './element/events.js';
 export type * from './element/events.js';
-export type { ConnectState } from './element/flow.js';
+export type { ConnectState } from './element/machine.js';
 export { DEFAULT_STRINGS } from './element/strings.js';
 export type { ConnectStrings } from './element/strings.js';
 export type { Connection, ConnectionStatus, Problem } from './shared/types.js';

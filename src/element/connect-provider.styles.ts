@@ -1,12 +1,14 @@
-import { css } from '@lit/reactive-element';
+import { css } from 'lit';
 
-// Colors follow the page's own colour scheme (its color-scheme property or
-// meta tag, inherited) through light-dark(), never the OS preference alone;
-// every one can be replaced with a --connect-provider-* property.
+// The status line is in the page's own text colour, so it reads on any page
+// background (a dark page without color-scheme too); colour is only an
+// accent: the marker before it. The button's colours, and the accents, follow
+// the page's colour scheme through light-dark(); every one can be replaced
+// with a --connect-provider-* property. In forced-colors mode the system's
+// colours win and the marker keeps its shape.
 export const styles = css`
   :host {
     display: inline-block;
-    --_status: var(--connect-provider-status-color, light-dark(#4b5563, #d1d5db));
   }
   :host([hidden]) {
     display: none;
@@ -19,30 +21,78 @@ export const styles = css`
     border-radius: var(--connect-provider-radius, 6px);
     padding: var(--connect-provider-padding, 0.5em 1em);
     cursor: pointer;
+    display: inline-flex;
+    align-items: center;
+    gap: 0.5em;
+    vertical-align: middle;
   }
-  button:focus-visible {
+  button:focus-visible,
+  input:focus-visible {
     outline: var(--connect-provider-focus-ring, 2px solid #2563eb);
     outline-offset: 2px;
   }
   button:disabled,
-  [aria-disabled=true] {
+  [aria-disabled='true'] {
     opacity: 0.6;
     cursor: default;
   }
-  [part=fallback] {
-    margin-inline-start: 0.5em;
+  [part='icon'] {
+    width: 1.25em;
+    height: 1.25em;
+    object-fit: contain;
   }
-  [part=status] {
+  [part='fallback'],
+  [part='stop'],
+  [part='disconnect'],
+  [part='keep'] {
+    margin: 0.25em 0 0.25em 0.5em;
+    color: inherit;
+    background: transparent;
+    border: 1px solid currentColor;
+  }
+  [part='status'] {
     display: block;
-    margin-top: 0.25em;
+    margin-top: 0.5em;
     font-size: 0.875em;
-    color: var(--_status);
+    color: var(--connect-provider-status-color, inherit);
   }
-  :host([state=error]),
-  :host([state=bad_credentials]) {
-    --_status: var(--connect-provider-error-color, light-dark(#b91c1c, #fca5a5));
+  [part='status']:empty {
+    display: none;
   }
-  :host([state=working]) {
-    --_status: var(--connect-provider-success-color, light-dark(#047857, #6ee7b7));
+  .error::before,
+  .success::before {
+    content: '';
+    display: inline-block;
+    width: 0.6em;
+    height: 0.6em;
+    margin-inline-end: 0.4em;
+    border-radius: 50%;
+    background: var(--connect-provider-success-color, light-dark(#047857, #6ee7b7));
+  }
+  .error::before {
+    border-radius: 1px;
+    background: var(--connect-provider-error-color, light-dark(#b91c1c, #fca5a5));
+  }
+  .field {
+    display: block;
+    margin-bottom: 0.5em;
+  }
+  .field span,
+  .field small {
+    display: block;
+  }
+  .field small {
+    font-size: 0.875em;
+  }
+  input {
+    font: inherit;
+    padding: 0.25em 0.5em;
+    margin: 0.25em 0;
+  }
+  @media (forced-colors: active) {
+    .error::before,
+    .success::before {
+      background: CanvasText;
+    }
   }
 `;

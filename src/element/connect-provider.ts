@@ -1,27 +1,58 @@
-import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import type { Connection } from '../shared/types.js';
+import type { BrowserProvider } from '../shared/provider.js';
+import { isAllowedUrl } from '../shared/url.js';
+import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
+import { BackendError, callBackend } from './backend.js';
 import { styles } from './connect-provider.styles.js';
-import type { ConnectError } from './events.js';
-import { Flow, type ConnectState } from './flow.js';
+import { ConnectError, type ConnectEventDetails } from './events.js';
+import { Flow } from './flow.js';
+import { isBusy, publicState, type ConnectState } from './machine.js';
+import {
+  announce,
+  endpointKey,
+  onConnectionChange,
+  pickConnection,
+  readConnections,
+  readProvider,
+  type ConnectionChange,
+} from './rest.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
 
-/** What the backend's oauth-connect gets from the element. */
+/** What the backend's oauth-connect gets from the element's attributes. */
 const HINTS = [
-  'provider',
   'groupRef',
   'groupName',
   'consumerRef',
   'consumerName',
   'providerWorkspaceRef',
   'providerAppId',
-  'providerMetadata',
 ] as const;
 
-const RUNNING: ReadonlySet<ConnectState> = new Set(['requesting', 'authorizing', 'verifying']);
+/** Bounds of the timing attributes: outside them, the nearest bound (and one console warning). */
+const BOUNDS = {
+  pollInterval: [100, 60000, 1000],
+  timeout: [1000, 3600000, 300000],
+  closedGrace: [0, 1800000, 120000],
+} as const;
+
+/** A page hidden this long reads the connection again when it is shown. */
+const STALE_AFTER_HIDDEN = 60000;
+
+/** An input the provider needs before its consent page opens. */
+interface Field {
+  /** `workspace`, or a `metadata.input` item's name. */
+  name: string;
+  label: string;
+  prompt?: string;
+  docs?: string;
+  workspace: boolean;
+}
 
 /**
- * @summary A button that connects the user's third-party account through the
- * platform's OAuth popup, then verifies that the connection works.
+ * @summary A button that connects the user's third-party account through the platform's OAuth popup, verifies that
+ * the connection works, and at rest shows whether the user is connected, with reconnect and disconnect.
  *
  * @event connect-start - A flow begins (cancelable). `{ mode }`
  * @event connect-popup - The popup is sent to the OAuth URL. `{ url }`
@@ -31,12 +62,19 @@ const RUNNING: ReadonlySet<ConnectState> = new Set(['requesting', 'authorizing',
  * @event connect-success - Terminal: the connection is `working`. `{ connection }`
  * @event connect-error - Terminal: anything that failed. `{ code, message, problem?, connection? }`
  * @event connect-cancel - Terminal: the popup was closed or `cancel()` ran. `{ reason }`
+ * @event connect-loaded - The caller's connection was read at rest. `{ connection }` (`null`: none)
+ * @event connect-disconnect - The connection was disconnected. `{ connection }`
  *
- * @slot - The button's label (default "Connect <provider>", or "Reconnect <provider>" in update mode).
+ * @slot - The button's label (default "Connect <provider>", or "Reconnect <provider>" with a connection).
  *
  * @csspart button - The connect button.
+ * @csspart icon - The provider's icon in the button.
  * @csspart status - The status line (`role="status"`).
  * @csspart fallback - The button that opens a blocked popup.
+ * @csspart stop - The button that stops waiting for a popup that reads closed.
+ * @csspart field - An input the provider needs (a workspace, an account ID).
+ * @csspart disconnect - The disconnect button, and the one that confirms it.
+ * @csspart keep - The button that keeps the connection when asked to confirm a disconnect.
  *
  * @cssproperty --connect-provider-background - Button background.
  * @cssproperty --connect-provider-color - Button text color.
@@ -45,107 +83,82 @@ const RUNNING: ReadonlySet<ConnectState> = new Set(['requesting', 'authorizing',
  * @cssproperty --connect-provider-padding - Button padding.
  * @cssproperty --connect-provider-font - Button font.
  * @cssproperty --connect-provider-focus-ring - Focus outline.
- * @cssproperty --connect-provider-status-color - Status line color.
- * @cssproperty --connect-provider-error-color - Status line color after an error.
- * @cssproperty --connect-provider-success-color - Status line color once connected.
+ * @cssproperty --connect-provider-status-color - Status line text color (default: the page's text color).
+ * @cssproperty --connect-provider-error-color - The status line's marker after an error.
+ * @cssproperty --connect-provider-success-color - The status line's marker once connected.
  */
-export class ConnectProvider extends ReactiveElement {
+export class ConnectProvider extends LitElement {
   static override styles = styles;
 
-  static override properties = {
-    endpoint: {},
-    provider: {},
-    groupRef: { attribute: 'group-ref' },
-    groupName: { attribute: 'group-name' },
-    consumerRef: { attribute: 'consumer-ref' },
-    consumerName: { attribute: 'consumer-name' },
-    providerWorkspaceRef: { attribute: 'provider-workspace-ref' },
-    providerAppId: { attribute: 'provider-app-id' },
-    connectionId: { attribute: 'connection-id' },
-    pollInterval: { type: Number, attribute: 'poll-interval' },
-    timeout: { type: Number },
-    popupWidth: { type: Number, attribute: 'popup-width' },
-    popupHeight: { type: Number, attribute: 'popup-height' },
-    closedGrace: { type: Number, attribute: 'closed-grace' },
-    messageOrigins: { attribute: 'message-origins' },
-    disabled: { type: Boolean, reflect: true },
-    providerMetadata: { attribute: false },
-    requestHeaders: { attribute: false },
-    strings: { attribute: false },
-    current: { state: true },
-  };
-
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
-  declare endpoint: string;
+  @property() endpoint = '';
   /** The provider to connect (required unless `connection-id` is set). */
-  declare provider: string;
+  @property() provider = '';
   /** Hint forwarded to the backend. */
-  declare groupRef?: string;
+  @property({ attribute: 'group-ref' }) groupRef?: string;
   /** Hint forwarded to the backend. */
-  declare groupName?: string;
+  @property({ attribute: 'group-name' }) groupName?: string;
   /** Hint forwarded to the backend. */
-  declare consumerRef?: string;
+  @property({ attribute: 'consumer-ref' }) consumerRef?: string;
   /** Hint forwarded to the backend. */
-  declare consumerName?: string;
+  @property({ attribute: 'consumer-name' }) consumerName?: string;
   /** The provider workspace (for example a subdomain), forwarded to the backend. */
-  declare providerWorkspaceRef?: string;
+  @property({ attribute: 'provider-workspace-ref' }) providerWorkspaceRef?: string;
   /** A provider app other than the project's default, forwarded to the backend. */
-  declare providerAppId?: string;
+  @property({ attribute: 'provider-app-id' }) providerAppId?: string;
   /** When set, the element re-authorizes this connection (update mode). */
-  declare connectionId?: string;
-  /** Base polling interval in ms. */
-  declare pollInterval: number;
-  /** Ms from opening the popup to giving up. */
-  declare timeout: number;
+  @property({ attribute: 'connection-id' }) connectionId?: string;
+  /** Base polling interval in ms (100 to 60000). */
+  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 1000;
+  /** Ms from opening the popup to giving up (1000 to 3600000). */
+  @property({ type: Number }) timeout = 300000;
   /** Popup width in CSS px. */
-  declare popupWidth: number;
+  @property({ type: Number, attribute: 'popup-width' }) popupWidth = 600;
   /** Popup height in CSS px. */
-  declare popupHeight: number;
+  @property({ type: Number, attribute: 'popup-height' }) popupHeight = 720;
   /**
    * Ms the element keeps asking the backend about a popup that reads closed with no outcome (it may be severed by
    * the provider's Cross-Origin-Opener-Policy while the user still signs in) before it ends `popup_closed`.
    */
-  declare closedGrace: number;
+  @property({ type: Number, attribute: 'closed-grace' }) closedGrace = 120000;
   /** Space-separated extra origins whose messages the element trusts. */
-  declare messageOrigins: string;
+  @property({ attribute: 'message-origins' }) messageOrigins = '';
   /** Disables the button. */
-  declare disabled: boolean;
+  @property({ type: Boolean, reflect: true }) disabled = false;
+  /** Offers to disconnect an existing connection. */
+  @property({ type: Boolean, reflect: true }) disconnectable = false;
   /** Provider metadata forwarded to the backend (property only). */
-  declare providerMetadata?: Record<string, unknown>;
+  @property({ attribute: false }) providerMetadata?: Record<string, unknown>;
   /** Extra headers for backend calls, e.g. a CSRF token (property only). */
-  declare requestHeaders?: Record<string, string>;
+  @property({ attribute: false }) requestHeaders?: Record<string, string>;
   /** Replacements for the user-facing strings (property only). */
-  declare strings: Partial<ConnectStrings>;
+  @property({ attribute: false }) strings: Partial<ConnectStrings> = {};
 
-  declare private current: ConnectState;
-  private flow?: Flow;
-  private lastConnection?: Connection;
-  /** The shadow DOM, built once: a button around a slot, the status line, and the fallback or stop button when shown. */
-  private parts?: { button: HTMLButtonElement; slot: HTMLSlotElement; status: HTMLElement; extra: HTMLButtonElement };
-
-  constructor() {
-    super();
-    this.endpoint = '';
-    this.provider = '';
-    this.pollInterval = 1000;
-    this.timeout = 300000;
-    this.popupWidth = 600;
-    this.popupHeight = 720;
-    this.closedGrace = 120000;
-    this.messageOrigins = '';
-    this.disabled = false;
-    this.strings = {};
-    this.current = 'idle';
-  }
+  @state() private flow?: Flow;
+  /** The caller's connection at rest: undefined while unknown, null when none. */
+  @state() private rest?: Connection | null;
+  @state() private info?: BrowserProvider | null;
+  @state() private values: Record<string, string> = {};
+  /** What the status line says outside a flow (a missing input, a failed disconnect), until the next action. */
+  @state() private notice = '';
+  @state() private confirming = false;
+  @state() private disconnecting = false;
+  #lastConnection?: Connection;
+  #warned = new Set<string>();
+  #hiddenAt = 0;
+  #unsubscribe?: () => void;
+  #readId = 0;
+  /** The shadow element that had the focus before an update. */
+  private focused?: Element;
 
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
-    return this.current;
+    return publicState(this.flow?.state ?? 'idle');
   }
 
-  /** The last Connection seen, never with credentials. Read-only. */
+  /** The caller's connection (at rest, or the last a flow saw), never with credentials. Read-only. */
   get connection(): Connection | undefined {
-    return this.lastConnection;
+    return this.#lastConnection ?? this.rest ?? undefined;
   }
 
   /** The last error. Read-only. */
@@ -153,87 +166,270 @@ export class ConnectProvider extends ReactiveElement {
     return this.flow?.error;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.setAttribute('state', this.current);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
-    const flow = this.flow;
-    setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
-  }
-
   /**
-   * Test hook, not part of the contract: how many timers, requests and
-   * listeners the current flow still holds (0 once it ended).
+   * Test hook, not part of the contract: how many timers, requests and listeners the current flow still holds
+   * (0 once it ended).
    * @internal
    */
   get held(): number {
     return this.flow?.held ?? 0;
   }
 
-  private handleClick(): void {
-    if (this.disabled || RUNNING.has(this.current)) return;
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.setAttribute('state', this.state);
+    this.#unsubscribe = onConnectionChange((key, change) => this.#heard(key, change));
+    document.addEventListener('visibilitychange', this.#onVisibility);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#unsubscribe?.();
+    document.removeEventListener('visibilitychange', this.#onVisibility);
+    // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
+    const flow = this.flow;
+    setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) {
+      this.#read();
+    }
+  }
+
+  protected override updated(): void {
+    // A control that disappeared on its own (fallback, stop, confirm) took the focus with it: keep it in the element.
+    if (this.focused && !this.focused.isConnected)
+      this.shadowRoot?.querySelector<HTMLElement>('[part=button]')?.focus();
+    this.focused = undefined;
+  }
+
+  override requestUpdate(name?: PropertyKey, oldValue?: unknown): void {
+    this.focused ??= this.shadowRoot?.activeElement ?? undefined;
+    super.requestUpdate(name, oldValue);
+  }
+
+  #onVisibility = (): void => {
+    if (document.hidden) this.#hiddenAt = Date.now();
+    else if (this.#hiddenAt && Date.now() - this.#hiddenAt >= STALE_AFTER_HIDDEN) this.#read();
+  };
+
+  /** Reads the caller's connection and the provider's info at rest. */
+  #read(): void {
+    const { endpoint, provider, connectionId } = this;
+    const id = ++this.#readId;
+    this.rest = undefined;
+    this.#lastConnection = undefined;
+    this.#reflectStatus();
+    if (!endpoint || (!provider && !connectionId)) return;
+    const headers = { ...this.requestHeaders };
+    if (provider) {
+      this.info = undefined;
+      void readProvider(endpoint, provider, headers).then((info) => id === this.#readId && (this.info = info));
+    }
+    void readConnections(endpoint, headers).then((list) => id === this.#readId && this.#load(list));
+  }
+
+  /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
+  #heard(key: string, change: ConnectionChange): void {
+    if (!this.endpoint || key !== endpointKey(this.endpoint) || isBusy(this.flow?.state ?? 'idle')) return;
+    if ('removed' in change) {
+      if (this.rest?.id === change.removed) this.rest = null;
+    } else if (pickConnection([change.connection], this.provider, this.connectionId)) this.rest = change.connection;
+    this.#reflectStatus();
+  }
+
+  #load(list: Connection[] | null): void {
+    const found = list ? (pickConnection(list, this.provider, this.connectionId) ?? null) : undefined;
+    this.rest = found;
+    this.#lastConnection = undefined;
+    this.#reflectStatus();
+    if (found !== undefined) this.#emit('connect-loaded', { connection: found });
+  }
+
+  #reflectStatus(): void {
+    const rest = this.rest;
+    if (rest === undefined) this.removeAttribute('connection-status');
+    else this.setAttribute('connection-status', rest ? rest.status : 'none');
+  }
+
+  #emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K], cancelable = false): boolean {
+    return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+  }
+
+  #warn(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    console.warn(`<connect-provider>: ${message}`);
+  }
+
+  /** A timing attribute within its bounds; a value outside them is warned of once. */
+  #bounded(name: keyof typeof BOUNDS, value: number): number {
+    const [min, max, fallback] = BOUNDS[name];
+    if (Number.isFinite(value) && value >= min && value <= max) return value;
+    this.#warn(
+      `${name} ${value} is outside ${min} to ${max} ms; using ${Number.isFinite(value) ? (value < min ? min : max) : fallback}`,
+    );
+    return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+  }
+
+  /** The provider as the user reads it: its displayName once known, else its name with a capital. */
+  #name(provider = this.provider): string {
+    const known = this.info?.name === provider ? this.info.displayName : undefined;
+    return known || (provider ? provider[0].toUpperCase() + provider.slice(1) : '');
+  }
+
+  /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
+  #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
+    const text = { ...DEFAULT_STRINGS, ...this.strings }[key] ?? DEFAULT_STRINGS[key];
+    return String(text).replaceAll('{provider}', this.#name(provider)).replaceAll('{field}', field).trim();
+  }
+
+  /** The inputs the provider needs that the host did not set. */
+  #fields(): Field[] {
+    const info = this.info;
+    if (!info || info.name !== this.provider || this.connectionId || this.rest) return [];
+    const fields: Field[] = [];
+    if (info.oauth2Opts?.explicitWorkspaceRequired && !this.providerWorkspaceRef)
+      fields.push({ name: 'workspace', label: this.#text('workspace'), workspace: true });
+    for (const input of info.metadata?.input ?? []) {
+      if (this.providerMetadata && input.name in this.providerMetadata) continue;
+      fields.push({
+        name: input.name,
+        label: input.displayName || input.name,
+        prompt: input.prompt,
+        docs: isAllowedUrl(input.docsURL) ? input.docsURL : undefined,
+        workspace: false,
+      });
+    }
+    return fields;
+  }
+
+  #value(field: Field): string {
+    const input = this.info?.metadata?.input?.find((i) => i.name === field.name);
+    return (this.values[field.name] ?? input?.defaultValue ?? '').trim();
+  }
+
+  #handleClick(): void {
+    if (this.disabled || isBusy(this.flow?.state ?? 'idle')) return;
     // The outcome is told through events; a click has nobody to reject to.
     this.start().catch(() => {});
   }
 
-  private handleExtra(): void {
-    if (this.flow?.severed) this.flow.stopWaiting();
-    else this.flow?.openBlocked();
-    // The extra button disappears: keep focus in the element.
-    this.parts!.button.focus();
+  #handleExtra(): void {
+    const flow = this.flow;
+    if (flow?.state === 'severed') flow.stopWaiting();
+    else flow?.openBlocked();
   }
 
-  /** A user-facing string, with the provider's name. */
-  private text(key: keyof ConnectStrings, provider: string): string {
-    const name = provider ? provider[0].toUpperCase() + provider.slice(1) : '';
-    return { ...DEFAULT_STRINGS, ...this.strings }[key].replace('{provider}', name).trim();
+  #handleDisconnect(): void {
+    if (!this.confirming) {
+      this.confirming = true;
+      this.notice = '';
+      return;
+    }
+    this.disconnect().catch(() => {});
+  }
+
+  #handleKeep(): void {
+    this.confirming = false;
+  }
+
+  #handleInput(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    this.values = { ...this.values, [input.name]: input.value };
+    this.notice = '';
   }
 
   /**
-   * Starts a flow. Call it from a user gesture (a click), so the popup may
-   * open. Resolves with the connection once `working`; rejects with a
-   * ConnectError otherwise. During a flow it returns that flow's promise.
+   * Starts a flow: create, or update when there is a connection (`connection-id`, or the one found at rest). Call
+   * it from a user gesture (a click), so the popup may open. Resolves with the connection once `working`; rejects
+   * with a ConnectError otherwise. During a flow it returns that flow's promise.
    */
   start(): Promise<Connection> {
     if (this.flow && !this.flow.done) return this.flow.promise;
-    const mode = this.connectionId ? 'update' : 'create';
-    const body: Record<string, unknown> = {};
+    if (this.disabled) return Promise.reject(new ConnectError('invalid_config', 'the element is disabled'));
+    // Inputs the provider needs: an empty or malformed one stops here, before any event, request or popup.
+    const body: Record<string, unknown> = { provider: this.provider };
     for (const key of HINTS) body[key] = this[key];
+    const metadata: Record<string, unknown> = { ...this.providerMetadata };
+    for (const field of this.#fields()) {
+      const value = this.#value(field);
+      const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
+      if (wrong) {
+        this.notice = this.#text(wrong, undefined, field.label);
+        this.shadowRoot?.querySelector<HTMLInputElement>(`[part=field][name="${CSS.escape(field.name)}"]`)?.focus();
+        return Promise.reject(new ConnectError('invalid_config', `${field.label} is required`));
+      }
+      if (field.workspace) body.providerWorkspaceRef = value;
+      else metadata[field.name] = { value, source: 'input' };
+    }
+    if (Object.keys(metadata).length) body.providerMetadata = metadata;
+    const connectionId = this.connectionId || this.rest?.id;
+    const mode = connectionId ? 'update' : 'create';
+    const previous = this.flow;
     const flow: Flow = new Flow(
       {
-        emit: (type, detail, cancelable) =>
-          this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable })),
+        emit: (type, detail) => this.#emit(type, detail),
         changed: () => {
           if (this.flow !== flow) return;
           // Reflected at once, so a listener reads the state that follows its event.
-          this.setAttribute('state', (this.current = flow.state));
+          this.setAttribute('state', this.state);
+          if (flow.done) this.#ended(flow);
           this.requestUpdate();
         },
-        saw: (connection) => (this.lastConnection = connection),
+        saw: (connection) => (this.#lastConnection = connection),
+        warn: (message) => this.#warn(message),
       },
       {
         endpoint: this.endpoint,
         mode,
         provider: this.provider,
-        connectionId: this.connectionId,
+        connectionId,
         body,
         headers: { ...this.requestHeaders },
-        pollInterval: Math.max(10, this.pollInterval || 1000),
-        timeout: Math.max(1, this.timeout || 300000),
-        closedGrace: Math.max(0, this.closedGrace),
+        pollInterval: this.#bounded('pollInterval', this.pollInterval),
+        timeout: this.#bounded('timeout', this.timeout),
+        closedGrace: this.#bounded('closedGrace', this.closedGrace),
         popupWidth: this.popupWidth,
         popupHeight: this.popupHeight,
         messageOrigins: this.messageOrigins,
-        popupText: this.text('popup', this.provider),
+        popupText: this.#text('popup'),
       },
     );
     this.flow = flow;
-    flow.begin();
+    if (!this.#emit('connect-start', { mode }, true)) {
+      flow.withdraw();
+      // Nothing happened: the element shows what it showed before.
+      if (this.flow === flow) this.flow = previous;
+      return flow.promise;
+    }
+    // A listener of connect-start may have cancelled.
+    if (flow.state !== 'idle') return flow.promise;
+    this.confirming = false;
+    this.notice = '';
+    const missing = !this.endpoint ? 'endpoint' : mode === 'create' && !this.provider ? 'provider' : '';
+    if (missing) {
+      this.#warn(`the ${missing} attribute is required`);
+      flow.fail('invalid_config', `the ${missing} attribute is required`);
+    } else flow.begin();
     return flow.promise;
+  }
+
+  /** The rest state follows the flow's outcome, with no request; the page's other elements hear of it. */
+  #ended(flow: Flow): void {
+    const connection = flow.state === 'working' ? this.#lastConnection : flow.error?.connection;
+    const { problem, code } = flow.error ?? {};
+    if (code === 'http_error' && problem?.status === 401)
+      this.#warn('the backend answered 401: is the user signed in?');
+    if (problem?.issues?.some((issue) => issue.name === 'provider'))
+      this.#warn(
+        `the backend refused provider "${flow.provider}": ${problem.detail}; names are the platform's, in lower case`,
+      );
+    if (!connection) return;
+    this.rest = connection;
+    this.#reflectStatus();
+    announce(this.endpoint, { connection });
   }
 
   /** Ends the running flow with `connect-cancel` (`reason: 'cancelled'`). */
@@ -241,55 +437,142 @@ export class ConnectProvider extends ReactiveElement {
     this.flow?.cancel('cancelled');
   }
 
-  /** Renders by hand (no template engine: the bundle stays small); text is set as text, never parsed as HTML. */
-  protected override update(changed: PropertyValues): void {
-    super.update(changed);
-    const make = <K extends keyof HTMLElementTagNameMap>(tag: K, part: string, parent?: Node) => {
-      const element = document.createElement(tag);
-      element.setAttribute('part', part);
-      parent?.appendChild(element);
-      return element;
-    };
-    const root = this.renderRoot;
-    let parts = this.parts;
-    if (!parts) {
-      const button = make('button', 'button', root);
-      const status = make('span', 'status', root);
-      const extra = make('button', '');
-      button.type = extra.type = 'button';
-      button.onclick = () => this.handleClick();
-      extra.onclick = () => this.handleExtra();
-      status.setAttribute('role', 'status');
-      parts = this.parts = { button, slot: button.appendChild(document.createElement('slot')), status, extra };
+  /**
+   * Disconnects the caller's connection (`DELETE {endpoint}/connections/{id}`). Resolves once done, with
+   * `connect-disconnect`; rejects with a ConnectError and keeps the connection when the backend refuses. Not a flow:
+   * it emits none of the flow's events.
+   */
+  async disconnect(): Promise<void> {
+    const connection = this.rest;
+    this.confirming = false;
+    if (!connection || this.disconnecting || isBusy(this.flow?.state ?? 'idle'))
+      throw new ConnectError('invalid_config', 'there is no connection to disconnect');
+    this.disconnecting = true;
+    this.notice = '';
+    try {
+      await callBackend({
+        endpoint: this.endpoint,
+        method: 'DELETE',
+        path: `/connections/${encodeURIComponent(connection.id)}`,
+        headers: { ...this.requestHeaders },
+        signal: AbortSignal.timeout(15000),
+      });
+    } catch (error) {
+      this.notice = this.#text('disconnectFailed');
+      const failure = error instanceof BackendError ? error : undefined;
+      throw new ConnectError(failure?.code ?? 'network_error', failure?.message ?? String(error), failure?.problem);
+    } finally {
+      this.disconnecting = false;
     }
-    const { current: state, flow } = this;
-    const busy = RUNNING.has(state);
-    const code = flow?.error?.code;
-    const { button, slot, status, extra } = parts;
-    button.disabled = this.disabled;
-    button.setAttribute('aria-disabled', String(busy));
-    button.setAttribute('aria-busy', String(busy));
-    // Texts tell of the flow: its provider while it runs, and in the status line of its outcome.
+    this.rest = null;
+    this.#lastConnection = undefined;
+    this.flow = undefined;
+    this.setAttribute('state', this.state);
+    this.#reflectStatus();
+    announce(this.endpoint, { removed: connection.id });
+    this.#emit('connect-disconnect', { connection });
+  }
+
+  /** The status line: the flow's, else a notice, else the rest state. */
+  #status(): { text: string; tone: 'error' | 'success' | '' } {
+    const flow = this.flow;
+    if (this.notice) return { text: this.notice, tone: 'error' };
+    if (flow && flow.state !== 'idle' && flow.state !== 'working') {
+      const code = flow.error?.code;
+      const status = flow.error?.problem?.status;
+      const key: keyof ConnectStrings =
+        flow.state === 'blocked'
+          ? 'blocked'
+          : flow.state === 'severed'
+            ? 'waiting'
+            : flow.state !== 'error'
+              ? flow.state
+              : status === 401
+                ? 'signIn'
+                : flow.error?.problem?.issues?.some((issue) => issue.name === 'provider')
+                  ? 'unknownProvider'
+                  : code === 'network_error' && flow.error?.problem
+                    ? 'unavailable'
+                    : code === 'timeout' && flow.endedIn === 'verifying'
+                      ? 'verifyTimeout'
+                      : code === 'invalid_config' && flow.error?.message.includes('window')
+                        ? 'noPopups'
+                        : code && code in DEFAULT_STRINGS
+                          ? (code as keyof ConnectStrings)
+                          : 'error';
+      const tone = flow.state === 'error' || flow.state === 'bad_credentials' ? 'error' : '';
+      return { text: this.#text(key, flow.provider), tone };
+    }
+    if (this.confirming) return { text: this.#text('confirmDisconnect'), tone: '' };
+    const rest = this.rest;
+    if (rest?.status === 'bad_credentials') return { text: this.#text('needsReconnect'), tone: 'error' };
+    if (rest || flow?.state === 'working') return { text: this.#text('working', flow?.provider), tone: 'success' };
+    return { text: '', tone: '' };
+  }
+
+  protected override render() {
+    const flow = this.flow;
+    const busy = isBusy(flow?.state ?? 'idle');
+    const fields = busy ? [] : this.#fields();
+    // Texts tell of the flow: its provider and mode while it runs.
     const provider = busy ? flow!.provider : this.provider;
-    slot.textContent = this.text(this.connectionId ? 'reconnect' : 'connect', provider);
-    status.textContent =
-      state === 'idle'
-        ? ''
-        : this.text(
-            flow!.blockedUrl
-              ? 'blocked'
-              : flow!.severed
-                ? 'waiting'
-                : state === 'error' && code! in DEFAULT_STRINGS
-                  ? (code as 'error')
-                  : state,
-            flow!.provider,
-          );
-    const part = busy && (flow!.blockedUrl ? 'fallback' : flow!.severed && 'stop');
-    if (part) {
-      extra.setAttribute('part', part);
-      extra.textContent = this.text(part === 'stop' ? 'stopWaiting' : 'openPopup', provider);
-      root.appendChild(extra);
-    } else extra.remove();
+    const reconnect = busy ? flow!.mode === 'update' : !!(this.connectionId || this.rest);
+    const label = this.#text(reconnect ? 'reconnect' : 'connect', provider) || this.#name(provider) || 'Connect';
+    const { text, tone } = this.#status();
+    const extra = flow?.state === 'blocked' ? 'fallback' : flow?.state === 'severed' ? 'stop' : '';
+    const dark = matchMedia?.('(prefers-color-scheme: dark)').matches;
+    const media = this.info?.name === provider ? this.info.media : undefined;
+    const icon = (dark && media?.darkMode?.iconURL) || media?.regular?.iconURL;
+    const canDisconnect = this.disconnectable && !!this.rest && !busy;
+    return html`${fields.map(
+      (field) =>
+        html`<label class="field"
+            ><span>${field.label}</span
+            ><input
+              part="field"
+              name=${field.name}
+              required
+              autocomplete="off"
+              pattern=${field.workspace ? WORKSPACE_REF_PATTERN : nothing}
+              .value=${
+                this.values[field.name] ??
+                this.info?.metadata?.input?.find((i) => i.name === field.name)?.defaultValue ??
+                ''
+              }
+              @input=${this.#handleInput}
+            />${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
+              field.docs
+                ? html`<a href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
+                : nothing
+            }</label
+          >`,
+    )}<button
+        part="button"
+        type="button"
+        ?disabled=${this.disabled && !busy}
+        aria-disabled=${String(busy || this.disabled)}
+        aria-busy=${String(busy)}
+        @click=${this.#handleClick}
+      >${
+        isAllowedUrl(icon) ? html`<img part="icon" alt="" src=${icon} width="20" height="20" />` : nothing
+      }<slot>${label}</slot></button
+      >${
+        extra
+          ? html`<button part=${extra} type="button" @click=${this.#handleExtra}>${this.#text(
+              extra === 'stop' ? 'stopWaiting' : 'openPopup',
+              provider,
+            )}</button>`
+          : nothing
+      }${
+        canDisconnect
+          ? html`<button part="disconnect" type="button" ?disabled=${this.disconnecting} @click=${this.#handleDisconnect}>${this.#text(
+              this.confirming ? 'confirm' : 'disconnect',
+            )}</button>${
+              this.confirming
+                ? html`<button part="keep" type="button" @click=${this.#handleKeep}>${this.#text('keep')}</button>`
+                : nothing
+            }`
+          : nothing
+      }<span part="status" role="status" class=${tone}>${text}</span>`;
   }
 }

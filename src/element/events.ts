@@ -39,6 +39,13 @@ export interface ConnectErrorDetail {
 export interface ConnectCancelDetail {
   reason: ConnectCancelReason;
 }
+/** The caller's connection was read at rest (`null`: none). */
+export interface ConnectLoadedDetail {
+  connection: Connection | null;
+}
+export interface ConnectDisconnectDetail {
+  connection: Connection;
+}
 
 export interface ConnectEventDetails {
   'connect-start': ConnectStartDetail;
@@ -49,6 +56,8 @@ export interface ConnectEventDetails {
   'connect-success': ConnectSuccessDetail;
   'connect-error': ConnectErrorDetail;
   'connect-cancel': ConnectCancelDetail;
+  'connect-loaded': ConnectLoadedDetail;
+  'connect-disconnect': ConnectDisconnectDetail;
 }
 
 /** What `start()` rejects with: the terminal error or cancellation, as an Error. */
@@ -80,5 +89,7 @@ declare global {
     'connect-success': CustomEvent<ConnectSuccessDetail>;
     'connect-error': CustomEvent<ConnectErrorDetail>;
     'connect-cancel': CustomEvent<ConnectCancelDetail>;
+    'connect-loaded': CustomEvent<ConnectLoadedDetail>;
+    'connect-disconnect': CustomEvent<ConnectDisconnectDetail>;
   }
 }

@@ -1,34 +1,21 @@
-// Internal: one connect flow, from the click to its single terminal event, as
-// a state machine. Every state change and every event goes through #go, which
-// follows the transition table NEXT and does nothing once the flow ended.
-// Everything the flow holds (timers, listeners, requests) is registered here
-// and released at the end, whatever ends it.
+// Internal: one connect flow, from the click to its single terminal event.
+// Its state moves only through #go, by the table in machine.ts; once the flow
+// has ended nothing moves it. Everything it holds (timers, listeners,
+// requests) is registered here and released at the end, whatever ends it.
 import type { Connection, Problem } from '../shared/types.js';
 import { withoutCredentials } from '../shared/credentials.js';
-import { backoffDelay, parseRetryAfter } from '../shared/retry.js';
 import { isAllowedUrl } from '../shared/url.js';
+import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
 import { ConnectError, type ConnectCancelReason, type ConnectErrorCode, type ConnectEventDetails } from './events.js';
-
-export type ConnectState =
-  'idle' | 'requesting' | 'authorizing' | 'verifying' | 'working' | 'bad_credentials' | 'error' | 'cancelled';
-
-/**
- * The transition table: the states each running state may go to. A state may
- * go to itself (an event without a change of state). Terminal states have no
- * entry: a flow that ended goes nowhere; a new start() makes a new flow.
- */
-const NEXT: Partial<Record<ConnectState, string>> = {
-  idle: 'requesting error cancelled',
-  requesting: 'requesting authorizing error cancelled',
-  authorizing: 'authorizing verifying error cancelled',
-  verifying: 'verifying working bad_credentials error cancelled',
-};
+import { isFinal, next, type FlowInput, type FlowState } from './machine.js';
+import { closePopup, isClosed, openPopup, popupName, readCompletion, writePlaceholder } from './popup.js';
 
 export interface FlowConfig {
   endpoint: string;
   mode: 'create' | 'update';
   provider: string;
   connectionId: string | undefined;
+  /** oauth-connect's body. */
   body: Record<string, unknown>;
   headers: Record<string, string>;
   pollInterval: number;
@@ -42,78 +29,75 @@ export interface FlowConfig {
 }
 
 export interface FlowHost {
-  emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K], cancelable?: boolean): boolean;
-  /** The flow's visible state changed. */
+  emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K]): boolean;
+  /** The flow's state changed. */
   changed(): void;
   /** A connection (never with credentials) was read. */
   saw(connection: Connection): void;
+  /** Misconfiguration, for the developer: one console warning per element. */
+  warn(message: string): void;
 }
 
-/** A failed request (thrown by #attempt): retryable ones are tried again with backoff. */
-interface Failure {
-  code: 'http_error' | 'network_error';
-  message: string;
-  retryable: boolean;
-  problem?: Problem;
-  retryAfterMs?: number;
-}
-
-const MAX_FAILURES = 5;
 const REQUEST_TIMEOUT = 15000;
 const HIDDEN_SLOWDOWN = 5;
 const CLOSED_CHECK = 250;
-const MAX_DELAY = 60000;
 /** Polls at QUICK_STEP x poll-interval right after the connection is known, before slowing down. */
 const QUICK_POLLS = 5;
 const QUICK_STEP = 0.3;
 /** While a severed popup is awaited, the backend is asked every SEVERED_STEP x poll-interval. */
 const SEVERED_STEP = 2;
 
-let flows = 0;
-
 /** What "changed since the flow began" is judged by: the platform's own times. */
 const stamp = (c: Connection) => c.updateTime ?? c.createTime;
 
 export class Flow {
-  state: ConnectState = 'idle';
-  done = false;
-  /** The popup reads closed with no outcome yet: the flow waits for the backend to learn of it. */
-  severed = false;
+  state: FlowState = 'idle';
+  /** The state the flow was in when it ended (a time-out while verifying reads differently). */
+  endedIn?: FlowState;
   /** The URL of a blocked popup, for the fallback button. */
   blockedUrl?: string;
   /** The error that ended the flow, if one did. */
   error?: ConnectError;
   readonly promise: Promise<Connection>;
+  readonly mode: 'create' | 'update';
   readonly provider: string;
   #settle!: { resolve(c: Connection): void; reject(e: ConnectError): void };
   #timers = new Set<ReturnType<typeof setTimeout>>();
   #controllers = new Set<AbortController>();
   #cleanups: Array<() => void> = [];
   #popup: Window | null = null;
-  /** A window name of this flow only: two flows never share a popup. */
-  #name = `connect-provider-${++flows}-${Math.random().toString(36).slice(2)}`;
+  #name = popupName();
   #origins: Set<string>;
   #id?: string;
-  /** The caller's connections when the flow began (id -> updateTime), or undefined when the backend could not tell. */
+  /** The caller's own connections when the flow began (id -> stamp), or undefined when the backend could not tell. */
   #known?: Promise<Map<string, string> | undefined>;
   #lastStatus?: string;
   #quick = 0;
   #pollTimer?: ReturnType<typeof setTimeout>;
   #polling = false;
-  #warned = false;
   /** The backend's clock (Date header) at its first answer: the fallback baseline when it has no list route. */
   #since = NaN;
-
   #host: FlowHost;
   #config: FlowConfig;
+  /** Before the URL is known the user looks at a blank popup: retries fit in seconds. */
+  #urlPolicy: RetryPolicy;
+  #pollPolicy: RetryPolicy;
 
   constructor(host: FlowHost, config: FlowConfig) {
     this.#host = host;
     this.#config = config;
+    this.mode = config.mode;
     this.provider = config.provider;
     this.promise = new Promise((resolve, reject) => (this.#settle = { resolve, reject }));
     this.#origins = new Set(config.messageOrigins.split(/\s+/));
     this.#id = config.connectionId;
+    const baseMs = config.pollInterval;
+    this.#urlPolicy = { baseMs, maxFailures: 5, maxDelayMs: 4000, budgetMs: 8000 };
+    this.#pollPolicy = { baseMs, maxFailures: 5, maxDelayMs: 60000, budgetMs: Infinity };
+  }
+
+  get done(): boolean {
+    return isFinal(this.state);
   }
 
   /** How many timers, requests and listeners the flow holds (0 once it ended). */
@@ -122,117 +106,114 @@ export class Flow {
   }
 
   /**
-   * The one place where the state changes and events go out: the state
-   * first, then the event, so a listener reads the state that follows it and
-   * whatever it does (cancel, start, remove) is the last word. Returns whether
-   * the flow is still in `next` once the listeners ran.
+   * The one place where the state changes: by the table, then the event, so a listener reads the state that
+   * follows it and whatever it does (cancel, start, remove) is the last word. Returns whether the flow is still
+   * where the move took it once the listeners ran.
    */
-  #go<K extends keyof ConnectEventDetails>(next: ConnectState, type?: K, detail?: ConnectEventDetails[K]): boolean {
-    if (this.done || !NEXT[this.state]!.split(' ').includes(next)) return false;
-    this.state = next;
-    if (!NEXT[next]) {
-      this.done = true;
-      for (const timer of this.#timers) clearTimeout(timer);
-      for (const controller of this.#controllers) controller.abort();
-      for (const cleanup of this.#cleanups) cleanup();
-      this.#timers.clear();
-      this.#controllers.clear();
-      this.#cleanups = [];
-      try {
-        if (this.#popup && !this.#popup.closed) this.#popup.close();
-      } catch {
-        // a severed popup cannot be closed from here
-      }
+  #go<K extends keyof ConnectEventDetails>(input: FlowInput, type?: K, detail?: ConnectEventDetails[K]): boolean {
+    const to = next(this.state, input);
+    if (!to) return false;
+    const from = this.state;
+    this.state = to;
+    if (this.done) {
+      this.endedIn = from;
+      this.#release();
     }
-    if (next !== 'authorizing') this.severed = false;
     this.#host.changed();
     if (type) this.#host.emit(type, detail!);
-    if (next === 'working') this.#settle.resolve((detail as ConnectEventDetails['connect-success']).connection);
+    if (to === 'working') this.#settle.resolve((detail as ConnectEventDetails['connect-success']).connection);
     else if (this.done) this.#settle.reject(this.error!);
-    return this.state === next && !this.done;
+    return this.state === to;
+  }
+
+  /** An event that is no change of state (connect-status while verifying). Returns whether the flow still runs. */
+  #tell<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K]): boolean {
+    const before = this.state;
+    this.#host.emit(type, detail);
+    return this.state === before;
+  }
+
+  #release(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    for (const controller of this.#controllers) controller.abort();
+    for (const cleanup of this.#cleanups) cleanup();
+    this.#timers.clear();
+    this.#controllers.clear();
+    this.#cleanups = [];
+    closePopup(this.#popup);
   }
 
   /** The synchronous part, run inside the click, so popup blockers allow the popup. */
   begin(): void {
-    const { mode, endpoint, provider } = this.#config;
-    if (!this.#host.emit('connect-start', { mode }, true)) {
-      this.done = true;
-      this.#settle.reject(new ConnectError('cancelled', 'connect-start was cancelled'));
-      return;
-    }
-    // A listener of connect-start may have cancelled.
-    if (this.done) return;
-    const missing = !endpoint ? 'endpoint' : mode === 'create' && !provider ? 'provider' : '';
-    if (missing) {
-      this.#warn(`the ${missing} attribute is required`);
-      return this.fail('invalid_config', `the ${missing} attribute is required`);
-    }
-    if (!this.#go('requesting')) return;
+    if (!this.#go('start')) return;
     const onMessage = (event: MessageEvent) => this.#handleMessage(event);
     const onVisibility = () => {
       if (!document.hidden && this.#pollTimer !== undefined && this.#timers.has(this.#pollTimer)) this.#pollSoon(0);
     };
+    // A reload or navigation would leave the popup open and its outcome lost.
+    const onPageHide = () => this.cancel('cancelled');
     addEventListener('message', onMessage);
+    addEventListener('pagehide', onPageHide);
     document.addEventListener('visibilitychange', onVisibility);
     this.#cleanups.push(
       () => removeEventListener('message', onMessage),
+      () => removeEventListener('pagehide', onPageHide),
       () => document.removeEventListener('visibilitychange', onVisibility),
     );
-    this.#popup = this.#openPopup('about:blank');
-    if (this.#popup) {
-      try {
-        this.#popup.document.title = this.#popup.document.body.textContent = this.#config.popupText;
-      } catch {
-        // not same-origin any more: nothing to write
-      }
-    }
+    this.#popup = this.#open('about:blank');
+    if (this.#popup) writePlaceholder(this.#popup, this.#config.popupText);
     this.#later(() => this.fail('timeout', 'timed out'), this.#config.timeout);
     this.#watchPopup();
-    // What the caller had when the flow began: the connection (update) or the list of the provider's (create).
-    this.#known = this.#retrying('GET', this.#id ? this.#path(this.#id) : this.#listPath()).then(
-      (answer) => new Map((Array.isArray(answer) ? answer : [answer]).map((c: Connection) => [c?.id, c && stamp(c)])),
+    // What the caller had when the flow began: the connection (update) or their own of the provider (create).
+    this.#known = this.#retrying('GET', this.#id ? this.#path(this.#id) : this.#ownListPath(), this.#urlPolicy).then(
+      (answer) => new Map(this.#connections(answer).map((c) => [c.id, stamp(c)])),
       () => undefined,
     );
     void this.#requestUrl();
   }
 
+  /** connect-start was cancelled: the flow never ran, and says nothing more. */
+  withdraw(): void {
+    this.error = new ConnectError('cancelled', 'connect-start was cancelled');
+    this.state = 'cancelled';
+    this.#release();
+    this.#settle.reject(this.error);
+  }
+
   cancel(reason: ConnectCancelReason): void {
     if (this.done) return;
     this.error = new ConnectError(reason, reason);
-    this.#go('cancelled', 'connect-cancel', { reason });
+    this.#go('cancel', 'connect-cancel', { reason });
   }
 
   fail(code: ConnectErrorCode, message: string, problem?: Problem, connection?: Connection): void {
     if (this.done) return;
     this.error = new ConnectError(code, message, problem, connection);
-    this.#go(code === 'bad_credentials' ? 'bad_credentials' : 'error', 'connect-error', {
-      code,
-      message,
-      problem,
-      connection,
-    });
+    const detail = { code, message, problem, connection };
+    if (code === 'bad_credentials') this.#go('refused', 'connect-error', detail);
+    else this.#go('fail', 'connect-error', detail);
   }
 
   /** The fallback button's click: opens the popup the browser blocked. */
   openBlocked(): void {
     const url = this.blockedUrl;
-    if (this.state !== 'authorizing' || !url) return;
-    const popup = this.#openPopup(url);
-    if (!popup) return;
+    if (this.state !== 'blocked' || !url) return;
+    const popup = this.#open(url);
+    if (!popup) {
+      // A real click that still opens nothing: popups are impossible here (a sandboxed frame, a strict setting).
+      this.#host.warn(
+        'the browser opens no popup even from a click: in an iframe, its sandbox needs allow-popups and allow-popups-to-escape-sandbox',
+      );
+      return this.fail('invalid_config', 'this page cannot open the sign-in window');
+    }
     this.#popup = popup;
     this.blockedUrl = undefined;
-    this.#go('authorizing', 'connect-popup', { url });
+    if (this.#go('opened', 'connect-popup', { url })) this.#watchPopup();
   }
 
   /** The "stop waiting" control of a severed popup: the user closed it on purpose. */
   stopWaiting(): void {
-    if (this.severed) this.cancel('popup_closed');
-  }
-
-  /** Misconfiguration is the developer's to fix: one console warning per flow says what is wrong. */
-  #warn(message: string): void {
-    if (!this.#warned) console.warn(`<connect-provider>: ${message}`);
-    this.#warned = true;
+    if (this.state === 'severed') this.cancel('popup_closed');
   }
 
   #later(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
@@ -244,33 +225,28 @@ export class Flow {
     return timer;
   }
 
-  #openPopup(url: string): Window | null {
-    const { popupWidth: w, popupHeight: h } = this.#config;
-    const left = Math.round(screenX + (outerWidth - w) / 2);
-    const top = Math.round(screenY + (outerHeight - h) / 2);
-    return open(url, this.#name, `popup,width=${w},height=${h},left=${left},top=${top}`);
+  #open(url: string): Window | null {
+    return openPopup(url, this.#name, this.#config.popupWidth, this.#config.popupHeight);
   }
 
-  /** Watches the popup from the moment it opens (or the fallback opens it) until the flow knows its connection. */
+  /** Watches the popup from the moment it opens until the flow knows its connection. */
   #watchPopup(): void {
     const check = () => {
-      if (this.state === 'verifying') return;
-      if (this.#popup?.closed) this.#popupClosed();
+      if (this.state !== 'requesting' && this.state !== 'authorizing') return;
+      if (isClosed(this.#popup)) this.#popupClosed();
       else this.#later(check, CLOSED_CHECK);
     };
     this.#later(check, CLOSED_CHECK);
   }
 
   /**
-   * Closed before the URL came: the user closed the blank window, a plain
-   * cancel. Closed later is ambiguous (a provider page's COOP makes it read
-   * true while the popup is open): keep asking the backend whether the
+   * Closed before the URL came: the user closed the blank window, a plain cancel. Closed later is ambiguous (a
+   * provider page's COOP makes it read closed while it is open): keep asking the backend whether the caller's own
    * connection appeared or changed, and cancel only after the grace period.
    */
   #popupClosed(): void {
     if (this.state === 'requesting') return this.cancel('popup_closed');
-    this.severed = true;
-    if (!this.#go('authorizing')) return;
+    if (!this.#go('closed')) return;
     this.#later(() => this.stopWaiting(), this.#config.closedGrace);
     this.#pollSoon(0);
   }
@@ -278,35 +254,51 @@ export class Flow {
   #handleMessage(event: MessageEvent): void {
     const own = !!this.#popup && event.source === this.#popup;
     if (!own && !this.#origins.has(event.origin)) return;
-    const data = event.data;
-    const inner = data?.data;
-    if (data?.eventType === 'AUTHORIZATION_SUCCEEDED') {
-      const id = inner?.connection;
+    const completion = readCompletion(event.data);
+    if (!completion || (this.state !== 'authorizing' && this.state !== 'severed')) return;
+    if (completion.succeeded) {
+      const id = completion.connectionId;
       // Once the flow knows its connection, other IDs are ignored.
-      if (this.state !== 'authorizing' || typeof id !== 'string' || !id || (this.#id && id !== this.#id)) return;
+      if (this.#id && id !== this.#id) return;
       if (own) this.#found(id);
       else void this.#confirmClaim(id);
-    } else if (own && data?.eventType === 'AUTHORIZATION_FAILED') {
+    } else if (own) {
       // Only the flow's own popup can report a failure: no backend can confirm one.
-      const text = inner?.error ?? inner?.message;
-      this.fail('authorization_failed', typeof text === 'string' && text ? text : 'the authorization failed');
+      this.fail('authorization_failed', completion.error);
     }
   }
 
-  /** A success claimed by a trusted origin's window that is not this flow's popup: the backend must confirm it. */
+  /**
+   * A success claimed by a trusted origin's window that is not this flow's popup: the backend must confirm that it
+   * is the caller's own connection, as this flow asked for it, new since the flow began.
+   */
   async #confirmClaim(id: string): Promise<void> {
     try {
-      const connection = withoutCredentials((await this.#attempt('GET', this.#path(id))) as Connection);
+      const [connection] = this.#connections(await this.#attempt('GET', this.#path(id)));
+      const known = await this.#known;
+      if (!connection || connection.id !== id || !this.#matches(connection) || !this.#isNew(connection, known)) return;
+      // The same person's, not a coworker's: a backend with the list route tells its caller's own (create mode).
       if (
-        connection.id === id &&
-        (this.#id || connection.provider === this.provider) &&
-        this.#isNew(connection, await this.#known)
-      ) {
-        this.#found(id, connection);
-      }
+        known &&
+        !this.#id &&
+        !this.#connections(await this.#attempt('GET', this.#ownListPath())).some((c) => c.id === id)
+      )
+        return;
+      this.#found(id, connection);
     } catch {
       // not confirmed: ignored
     }
+  }
+
+  /** The connection is the one this flow asked for: its own (update), or the provider, workspace and app it asked. */
+  #matches(connection: Connection): boolean {
+    if (this.#config.mode === 'update') return connection.id === this.#config.connectionId;
+    const { provider, providerWorkspaceRef: workspace, providerAppId: app } = this.#config.body;
+    return (
+      connection.provider === provider &&
+      (connection.providerWorkspaceRef ?? '') === (workspace ?? '') &&
+      (!app || connection.providerApp?.id === app)
+    );
   }
 
   /**
@@ -319,10 +311,10 @@ export class Flow {
 
   /** The flow's connection is known: verify it, polling quickly at first. */
   #found(id: string, connection?: Connection): void {
-    if (this.state !== 'authorizing') return;
+    if (!next(this.state, 'found')) return;
     this.#id = id;
     this.#quick = QUICK_POLLS;
-    if (!this.#go('verifying', 'connect-connection', { connectionId: id })) return;
+    if (!this.#go('found', 'connect-connection', { connectionId: id })) return;
     if (connection) this.#verify(connection);
     else this.#pollSoon(0);
   }
@@ -333,42 +325,47 @@ export class Flow {
     try {
       answer =
         mode === 'update'
-          ? await this.#retrying('PATCH', `${this.#path(this.#id!)}:oauth-update`)
-          : await this.#retrying('POST', '/oauth-connect', body);
+          ? await this.#retrying('PATCH', `${this.#path(this.#id!)}:oauth-update`, this.#urlPolicy)
+          : await this.#retrying('POST', '/oauth-connect', this.#urlPolicy, body);
     } catch (error) {
-      this.#failWith(error);
-      return;
+      return this.#failWith(error);
     }
     if (this.done) return;
     const record = answer as { url?: unknown; messageOrigin?: unknown } | null;
     const url = typeof answer === 'string' ? answer : record?.url;
-    if (!isAllowedUrl(url)) {
-      this.fail('invalid_url', 'no https URL');
-      return;
-    }
+    if (!isAllowedUrl(url)) return this.fail('invalid_url', 'no https URL');
     // Compared as is with event.origin: anything but an origin never matches.
     this.#origins.add(record?.messageOrigin as string);
     if (!this.#popup) {
       this.blockedUrl = url;
-      this.#go('authorizing', 'connect-popup-blocked', { url });
+      this.#go('blocked', 'connect-popup-blocked', { url });
       return;
     }
     // Closed while the backend answered: the user gave up; no connect-popup for a closed window.
-    if (this.#popup.closed) return this.cancel('popup_closed');
+    if (isClosed(this.#popup)) return this.cancel('popup_closed');
     try {
       this.#popup.location.replace(url);
     } catch {
       // closed this very moment: the watch sees it
     }
-    this.#go('authorizing', 'connect-popup', { url });
+    this.#go('opened', 'connect-popup', { url });
   }
 
   #path(id: string): string {
     return `/connections/${encodeURIComponent(id)}`;
   }
 
-  #listPath(): string {
-    return `/connections?provider=${encodeURIComponent(this.provider)}`;
+  /** The caller's own connections to the provider (the backend narrows to the consumer it identified). */
+  #ownListPath(): string {
+    return `/connections?provider=${encodeURIComponent(this.provider)}&own=true`;
+  }
+
+  /** An answer of the list or the get route as connections, without credentials. */
+  #connections(answer: unknown): Connection[] {
+    return ([] as unknown[])
+      .concat(answer)
+      .filter((c): c is Connection => !!c && typeof c === 'object' && typeof (c as Connection).id === 'string')
+      .map(withoutCredentials);
   }
 
   #pollSoon(ms: number): void {
@@ -382,123 +379,82 @@ export class Flow {
     );
   }
 
-  /** One poll: while severed, has the caller's connection appeared or changed? Once known, its status. */
+  /** One poll: while severed, has the caller's own matching connection appeared or changed? Once known, its status. */
   async #poll(): Promise<void> {
     if (this.#polling) return this.#pollSoon(50);
     this.#polling = true;
     const id = this.#id;
     let answer: unknown;
     try {
-      answer = await this.#retrying('GET', id ? this.#path(id) : this.#listPath());
+      answer = await this.#retrying('GET', id ? this.#path(id) : this.#ownListPath(), this.#pollPolicy);
     } catch (error) {
       return this.#failWith(error);
     } finally {
       this.#polling = false;
     }
-    if (this.state === 'authorizing') {
+    if (this.state === 'severed') {
       const known = await this.#known;
-      if (this.state !== 'authorizing') return this.#pollSoon(0);
-      const found = ([] as Connection[]).concat(answer as Connection).find((c) => c && this.#isNew(c, known));
-      if (found) this.#found(found.id, withoutCredentials(found));
+      if (this.state !== 'severed') return this.#pollSoon(0);
+      const found = this.#connections(answer).find((c) => this.#matches(c) && this.#isNew(c, known));
+      if (found) this.#found(found.id, found);
       // A backend with no list route cannot tell of a new connection: then only messages and the grace remain.
       else if (id || known) this.#pollSoon(-SEVERED_STEP);
-    } else if (id) this.#verify(withoutCredentials(answer as Connection));
+    } else if (this.state === 'verifying') this.#verify(this.#connections(answer)[0]);
     else this.#pollSoon(0);
   }
 
-  #verify(connection: Connection): void {
+  #verify(connection: Connection | undefined): void {
     if (this.state !== 'verifying') return;
+    if (!connection) return this.fail('http_error', 'the backend answered no connection');
     this.#host.saw(connection);
     const status = connection.status;
     if (status !== this.#lastStatus) {
       this.#lastStatus = status;
-      if (!this.#go('verifying', 'connect-status', { status, connection })) return;
+      if (!this.#tell('connect-status', { status, connection })) return;
     }
     if (status === 'working') this.#go('working', 'connect-success', { connection });
     else if (status === 'bad_credentials')
-      this.fail('bad_credentials', 'the provider refused the credentials', undefined, connection);
+      this.fail('bad_credentials', 'the provider did not accept the sign-in', undefined, connection);
     else this.#pollSoon(this.#quick-- > 0 ? -QUICK_STEP : -1);
   }
 
   #failWith(error: unknown): void {
-    const { retryable, code, message, problem } = error as Failure;
-    this.fail(retryable ? 'network_error' : code, message, problem);
+    if (!(error instanceof BackendError)) return this.fail('network_error', String(error));
+    if (error.notBackend) this.#host.warn(error.message);
+    // Retries given up on: network_error (DESIGN), with what the backend said when it answered.
+    this.fail(error.retryable ? 'network_error' : error.code, error.message, error.problem);
   }
 
-  /** Ms to wait before trying again after the n-th failure in a row, or undefined to give up. */
-  #retryDelay(error: unknown, failures: number): number | undefined {
-    const { retryable, retryAfterMs } = error as Failure;
-    if (!retryable || failures > MAX_FAILURES) return undefined;
-    const wait = retryAfterMs ?? backoffDelay(failures - 1, { baseMs: this.#config.pollInterval, maxMs: MAX_DELAY });
-    return Math.min(wait, MAX_DELAY);
-  }
-
-  /** A request with up to MAX_FAILURES retries of retryable failures. */
-  async #retrying(method: string, path: string, body?: unknown): Promise<unknown> {
-    for (let failures = 0; ;) {
+  /** A request with retries of retryable failures, by the policy. */
+  async #retrying(method: string, path: string, policy: RetryPolicy, body?: unknown): Promise<unknown> {
+    for (let failures = 0, waited = 0; ;) {
       try {
         return await this.#attempt(method, path, body);
       } catch (error) {
-        const wait = this.#retryDelay(error, ++failures);
+        const wait = retryDelay(error, ++failures, waited, policy);
         if (wait === undefined || this.done) throw error;
+        waited += wait;
         await new Promise<void>((resolve) => this.#later(resolve, wait));
       }
     }
   }
 
-  /** One request to the host backend; throws a Failure. */
+  /** One request to the host backend, held by the flow (aborted when it ends); throws a BackendError. */
   async #attempt(method: string, path: string, body?: unknown): Promise<unknown> {
     const controller = new AbortController();
     this.#controllers.add(controller);
     const timer = this.#later(() => controller.abort(), REQUEST_TIMEOUT);
-    const url = this.#config.endpoint.replace(/\/+$/, '') + path;
     try {
-      let response: Response;
-      let text: string;
-      try {
-        response = await fetch(url, {
-          method,
-          headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...this.#config.headers },
-          body: body ? JSON.stringify(body) : null,
-          credentials: 'include',
-          cache: 'no-store',
-          signal: controller.signal,
-        });
-        text = await response.text();
-      } catch {
-        throw { code: 'network_error', message: 'the server could not be reached', retryable: true } satisfies Failure;
-      }
-      const { status, ok } = response;
-      if (Number.isNaN(this.#since)) this.#since = Date.parse(response.headers.get('date')!);
-      const type = response.headers.get('content-type') ?? '';
-      let parsed: unknown = text;
-      if (/html/.test(type) || (status === 404 && !/json/.test(type))) {
-        const message = `${method} ${url} answered ${status} ${type}, not a connect backend`;
-        this.#warn(message);
-        throw { code: 'http_error', message, retryable: false, problem: { status } } satisfies Failure;
-      }
-      if (/json/.test(type)) {
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          throw {
-            code: 'http_error',
-            message: `malformed JSON (${status})`,
-            retryable: status >= 500,
-          } satisfies Failure;
-        }
-      }
-      if (ok) return parsed;
-      const problem = parsed && typeof parsed === 'object' ? (parsed as Problem) : { status };
-      const retryable = problem.retryable ?? (status >= 500 || status === 429);
-      const retryAfterMs = parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter);
-      throw {
-        code: 'http_error',
-        message: problem.detail || problem.title || `the server answered ${status}`,
-        retryable,
-        problem,
-        retryAfterMs,
-      } satisfies Failure;
+      const { data, date } = await callBackend({
+        endpoint: this.#config.endpoint,
+        method,
+        path,
+        headers: this.#config.headers,
+        body,
+        signal: controller.signal,
+      });
+      if (Number.isNaN(this.#since)) this.#since = date;
+      return data;
     } finally {
       clearTimeout(timer);
       this.#timers.delete(timer);

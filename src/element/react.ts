@@ -23,6 +23,8 @@ export const ConnectProvider = createComponent({
     onConnectSuccess: 'connect-success' as Event<'connect-success'>,
     onConnectError: 'connect-error' as Event<'connect-error'>,
     onConnectCancel: 'connect-cancel' as Event<'connect-cancel'>,
+    onConnectLoaded: 'connect-loaded' as Event<'connect-loaded'>,
+    onConnectDisconnect: 'connect-disconnect' as Event<'connect-disconnect'>,
   },
   displayName: 'ConnectProvider',
 });

@@ -1,9 +1,10 @@
 // Every user-facing string of the element, English by default. `{provider}`
-// is replaced by the provider's name (its first letter in upper case).
+// is replaced by the provider's name (its displayName once the backend told
+// it), and `{field}` by the name of a missing input.
 export interface ConnectStrings {
-  /** Button label in create mode. */
+  /** Button label with no connection. */
   connect: string;
-  /** Button label in update mode. */
+  /** Button label with a connection (or in update mode). */
   reconnect: string;
   /** Written into the popup while the URL is fetched. */
   popup: string;
@@ -17,21 +18,52 @@ export interface ConnectStrings {
   /** The button that ends the wait at once. */
   stopWaiting: string;
   verifying: string;
+  /** Connected: after a flow, and at rest. */
   working: string;
+  /** A flow ended with the provider refusing the sign-in. */
   bad_credentials: string;
+  /** At rest: the connection needs the user to sign in again. */
+  needsReconnect: string;
   /** Any other error. */
   error: string;
   /** The user denied access, or the provider failed the consent. */
   authorization_failed: string;
+  /** The user took too long to sign in. */
   timeout: string;
+  /** The provider did not confirm the new connection in time. */
+  verifyTimeout: string;
   network_error: string;
+  /** The backend answered, but failed every time. */
+  unavailable: string;
+  /** The backend does not know who the user is (401). */
+  signIn: string;
+  /** The backend does not serve this provider (400 or 404 for it). */
+  unknownProvider: string;
+  /** The page cannot open popups at all (a sandboxed frame). */
+  noPopups: string;
   cancelled: string;
+  /** A required input is empty. */
+  required: string;
+  /** The label of the workspace input (e.g. a Zendesk subdomain). */
+  workspace: string;
+  /** The workspace input holds characters a workspace cannot have. */
+  invalidWorkspace: string;
+  /** The link to a provider's docs for an input. */
+  docs: string;
+  disconnect: string;
+  /** Asked in place before disconnecting. */
+  confirmDisconnect: string;
+  /** The button that confirms. */
+  confirm: string;
+  /** The button that keeps the connection. */
+  keep: string;
+  disconnectFailed: string;
 }
 
 export const DEFAULT_STRINGS: ConnectStrings = {
   connect: 'Connect {provider}',
   reconnect: 'Reconnect {provider}',
-  popup: 'Connecting…',
+  popup: 'Connecting to {provider}…',
   requesting: 'Connecting…',
   authorizing: 'Waiting for {provider}…',
   blocked: 'The browser blocked the sign-in window.',
@@ -40,10 +72,25 @@ export const DEFAULT_STRINGS: ConnectStrings = {
   stopWaiting: 'Stop waiting',
   verifying: 'Checking the connection…',
   working: 'Connected to {provider}',
-  bad_credentials: '{provider} refused the credentials',
+  bad_credentials: '{provider} did not accept the sign-in. Please try again.',
+  needsReconnect: '{provider} needs you to sign in again.',
   error: 'Could not connect. Please try again later.',
-  authorization_failed: '{provider} access was not granted',
+  authorization_failed: '{provider} access was not granted.',
   timeout: 'The sign-in took too long. Please try again.',
+  verifyTimeout: '{provider} did not confirm the connection in time. Please try again.',
   network_error: 'The server could not be reached. Please try again.',
-  cancelled: 'Cancelled',
+  unavailable: 'Connecting is not available right now. Please try again later.',
+  signIn: 'Please sign in to connect {provider}.',
+  unknownProvider: '{provider} cannot be connected here.',
+  noPopups: 'This page cannot open the sign-in window.',
+  cancelled: 'The sign-in was cancelled.',
+  required: 'Enter your {field} to connect {provider}.',
+  workspace: '{provider} workspace',
+  invalidWorkspace: 'Use only letters, digits, dots and hyphens for your {field}.',
+  docs: 'Where to find it',
+  disconnect: 'Disconnect',
+  confirmDisconnect: 'Disconnect {provider}?',
+  confirm: 'Disconnect',
+  keep: 'Keep',
+  disconnectFailed: 'Could not disconnect {provider}. Please try again.',
 };

@@ -8,6 +8,7 @@ import '../../src/index.js';
 import { ConnectError, type ConnectProvider } from '../../src/index.js';
 import {
   answerConsent,
+  flowRequests,
   button,
   ended,
   held,
@@ -22,7 +23,7 @@ import {
 } from './helpers.js';
 
 async function make(
-  template = html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+  template = html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
 ) {
   return (await fixture(template)) as ConnectProvider;
 }
@@ -121,7 +122,7 @@ describe('a connect flow', () => {
       expect(error).to.be.instanceOf(ConnectError);
       expect(error.code).to.equal('bad_credentials');
       expect(el.error!.code).to.equal('bad_credentials');
-      expect(status(el)).to.equal('Salesforce refused the credentials');
+      expect(status(el)).to.equal('Salesforce did not accept the sign-in. Please try again.');
     });
 
     it('should end with authorization_failed on Deny: plain words for the user, the detail in the event', async () => {
@@ -135,7 +136,7 @@ describe('a connect flow', () => {
       expect(end.detail.message).to.equal('The user denied access to Salesforce.');
       expect(el.error!.message).to.equal('The user denied access to Salesforce.');
       expect(el.getAttribute('state')).to.equal('error');
-      expect(status(el)).to.equal('Salesforce access was not granted');
+      expect(status(el)).to.equal('Salesforce access was not granted.');
       expect(held(el)).to.equal(0);
     });
   });
@@ -170,7 +171,7 @@ describe('a connect flow', () => {
       expect(end.detail.reason).to.equal('cancelled');
       expect(held(el)).to.equal(0);
       await aTimeout(300);
-      const log = await serverLog(tag);
+      const log = flowRequests(await serverLog(tag));
       expect(log.length, 'the baseline and oauth-connect reached the server').to.be.at.least(1);
       expect(
         log.every((r) => r.abortedAt),

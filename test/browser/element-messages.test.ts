@@ -57,7 +57,7 @@ describe('completion messages', () => {
     const other = await seedConnection(group, 'hubspot', 'allow');
     const old = await seedConnection(group, 'salesforce', 'allow');
     const el = (await fixture(
-      html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+      html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
     )) as ConnectProvider;
     const w = watch(el);
     await userClick(el);
@@ -96,7 +96,7 @@ describe('completion messages', () => {
     // No list route behind this backend: only the claim can tell the element.
     const tag = uniqueTag();
     const el = (await fixture(
-      html`<connect-provider endpoint="/observe/${tag}/nolist/api/connect" provider="slack" poll-interval="40"></connect-provider>`,
+      html`<connect-provider endpoint="/observe/${tag}/nolist/api/connect" provider="slack" poll-interval="100"></connect-provider>`,
     )) as ConnectProvider;
     const w = watch(el);
     await userClick(el);
@@ -111,7 +111,7 @@ describe('completion messages', () => {
   it("should ignore, in update mode, a confirmed claim for another of the caller's connections", async () => {
     const mine = await seedConnection(group, 'hubspot');
     const el = (await fixture(
-      html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id=${mine} poll-interval="40"></connect-provider>`,
+      html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id=${mine} poll-interval="100"></connect-provider>`,
     )) as ConnectProvider;
     const w = watch(el);
     await userClick(el);
@@ -152,9 +152,9 @@ describe('completion messages', () => {
     async function twoOrThree(decisions: Decision[], order: number[]) {
       const updated = await seedConnection(group, 'hubspot');
       const templates = [
-        html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
-        html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id=${updated} poll-interval="40"></connect-provider>`,
-        html`<connect-provider endpoint="/api/connect" provider="slack" poll-interval="40"></connect-provider>`,
+        html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
+        html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id=${updated} poll-interval="100"></connect-provider>`,
+        html`<connect-provider endpoint="/api/connect" provider="slack" poll-interval="100"></connect-provider>`,
       ].slice(0, decisions.length);
       const els: ConnectProvider[] = [];
       for (const template of templates) els.push((await fixture(template)) as ConnectProvider);

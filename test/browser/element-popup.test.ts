@@ -58,7 +58,7 @@ describe('the popup', () => {
 
   it('should fire connect-popup-blocked without a gesture, show a fallback whose click opens it, and keep focus', async () => {
     const el = (await fixture(
-      html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+      html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
     )) as ConnectProvider;
     const w = watch(el);
     el.start().catch(() => {});
@@ -120,7 +120,7 @@ describe('the popup', () => {
   describe('that the user closes', () => {
     it('should wait, say so, and end popup_closed at once through "Stop waiting"', async () => {
       const el = (await fixture(
-        html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+        html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
       )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
@@ -142,7 +142,7 @@ describe('the popup', () => {
 
     it('should end popup_closed only once the grace period passed with nothing found', async () => {
       const el = (await fixture(
-        html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40" closed-grace="1500"></connect-provider>`,
+        html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="100" closed-grace="1500"></connect-provider>`,
       )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
@@ -159,14 +159,14 @@ describe('the popup', () => {
     it('should not end a reconnect with the old bad_credentials when the popup closes unanswered', async () => {
       const id = await seedConnection(group);
       const el = (await fixture(
-        html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id=${id} poll-interval="20"></connect-provider>`,
+        html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id=${id} poll-interval="100"></connect-provider>`,
       )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);
       const popup = await waitPopup(popups);
       await consentShown(popup);
       popup.close();
-      // poll-interval 20: the severed check asks the backend every 40 ms; a dozen answers come in this time.
+      // poll-interval 100: the severed check asks the backend every 200 ms; several answers come in this time.
       await aTimeout(700);
       expect(w.terminals(), w.types().join(', ')).to.have.length(0);
       await waitUntil(() => el.shadowRoot!.querySelector('[part=stop]'), 'no stop-waiting control', { timeout: 3000 });
@@ -179,7 +179,7 @@ describe('the popup', () => {
       // /fixture/pending-severed: the popup closes with no message; the backend's list then shows the
       // caller's connection, which stays `created`.
       const el = (await fixture(
-        html`<connect-provider endpoint="/fixture/pending-severed" provider="slack" poll-interval="40" closed-grace="300"></connect-provider>`,
+        html`<connect-provider endpoint="/fixture/pending-severed" provider="slack" poll-interval="100" closed-grace="300"></connect-provider>`,
       )) as ConnectProvider;
       const w = watch(el);
       await userClick(el);

@@ -61,7 +61,7 @@ describe('<connect-provider> rendering', () => {
     // Markup that shows as elements if parsed, without a blocking alert(): the test fails, never hangs.
     const hostile = '<img src=x onerror="window.pwned=1">';
     const el = await make(html`<connect-provider endpoint="/api/connect" provider=${hostile}></connect-provider>`);
-    el.strings = { error: '<b>Failed</b> for {provider}' };
+    el.strings = { unknownProvider: '<b>Failed</b> for {provider}' };
     const w = watch(el);
     await userClick(el);
     // The backend refuses the provider: the status line shows the (replaced) error text with the name in it.
@@ -117,10 +117,13 @@ describe('<connect-provider> rendering', () => {
       return el;
     }
 
-    it('should follow a light page, whatever the OS preference, with AA contrast', async () => {
+    const marker = (el: ConnectProvider) => getComputedStyle(status(el), '::before').backgroundColor;
+
+    it('should follow a light page, whatever the OS preference: the page text colour, a red marker, AA contrast', async () => {
       document.documentElement.style.colorScheme = 'light';
       const el = await failed();
-      expect(getComputedStyle(status(el)).color).to.equal('rgb(185, 28, 28)');
+      expect(getComputedStyle(status(el)).color).to.equal(getComputedStyle(document.body).color);
+      expect(marker(el)).to.equal('rgb(185, 28, 28)');
       await expect(el).to.be.accessible();
     });
 
@@ -129,14 +132,23 @@ describe('<connect-provider> rendering', () => {
       document.body.style.background = '#111827';
       document.body.style.color = '#f9fafb';
       const el = await failed();
-      expect(getComputedStyle(status(el)).color).to.equal('rgb(252, 165, 165)');
+      expect(getComputedStyle(status(el)).color).to.equal('rgb(249, 250, 251)');
+      expect(marker(el)).to.equal('rgb(252, 165, 165)');
+      await expect(el).to.be.accessible();
+    });
+
+    it('should stay readable on a page dark by CSS alone (no color-scheme): the status line takes its text colour', async () => {
+      document.body.style.background = '#111827';
+      document.body.style.color = '#f9fafb';
+      const el = await failed();
+      expect(getComputedStyle(status(el)).color).to.equal('rgb(249, 250, 251)');
       await expect(el).to.be.accessible();
     });
   });
 
   it("should speak of the running flow's provider even when the attribute changes mid-flow", async () => {
     const el = await make(
-      html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="40"></connect-provider>`,
+      html`<connect-provider endpoint="/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
     );
     const w = watch(el);
     await userClick(el);

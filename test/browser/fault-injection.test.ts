@@ -96,7 +96,7 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
         const runs = [];
         for (const provider of ['salesforce', 'hubspot', 'slack'].slice(0, count)) {
           const el = (await fixture(
-            html`<connect-provider endpoint="/faulty/${seed}/api/connect" provider=${provider} poll-interval="15" closed-grace="80" timeout="2500"></connect-provider>`,
+            html`<connect-provider endpoint="/faulty/${seed}/api/connect" provider=${provider} poll-interval="100" closed-grace="80" timeout="2500"></connect-provider>`,
           )) as ConnectProvider;
           const w = watch(el);
           const action = pickAction(random());

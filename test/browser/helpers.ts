@@ -170,6 +170,11 @@ export async function serverLog(
   return (await fetch(`/__test__/log?tag=${tag}`)).json();
 }
 
+/** A flow's own requests: without the reads at rest (the provider, and the list without `provider`) every element makes. */
+export function flowRequests<T extends { method: string; path: string }>(log: T[]): T[] {
+  return log.filter((r) => !(r.method === 'GET' && /\/providers\/|\/connections$/.test(r.path)));
+}
+
 export const uniqueTag = () => `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 /** Answers the open consent of a group server-side (as the user would in a severed popup). */

@@ -23,6 +23,7 @@ export type ConnectProviderProperties = Partial<
     | 'closedGrace'
     | 'messageOrigins'
     | 'disabled'
+    | 'disconnectable'
     | 'providerMetadata'
     | 'requestHeaders'
     | 'strings'

@@ -42,7 +42,13 @@ function authorize(request: Request) {
 
 let handler: ReturnType<typeof createConnectHandler> | undefined;
 function connectHandler(origin: string) {
-  handler ??= createConnectHandler({ apiKey: emulator.apiKey, baseUrl: `${origin}/v1`, project: 'demo', authorize });
+  handler ??= createConnectHandler({
+    apiKey: emulator.apiKey,
+    baseUrl: `${origin}/v1`,
+    project: 'demo',
+    authorize,
+    allowDisconnect: true,
+  });
   return handler;
 }
 
@@ -283,7 +289,9 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       if (path.endsWith('/oauth-connect'))
         return json(ctx, { url: `${ctx.origin}/__test__/close-soon`, messageOrigin: ctx.origin });
       const connection = { ...PENDING_CONNECTION, updateTime: new Date().toISOString() };
-      return json(ctx, /\/connections\/?$/.test(path) ? [connection] : connection);
+      // At rest (the list without provider) the caller has none yet.
+      if (/\/connections\/?$/.test(path)) return json(ctx, ctx.query.provider ? [connection] : []);
+      return json(ctx, connection);
     }
     if (kind === 'hang') {
       await new Promise((r) => setTimeout(r, 30000));

@@ -1,0 +1,108 @@
+// Internal: requests to the host backend's connect routes (DESIGN section 3):
+// one attempt, its answer read as JSON, a failure thrown as a BackendError
+// that says whether to try again and when.
+import type { Problem } from '../shared/types.js';
+import { backoffDelay, parseRetryAfter } from '../shared/retry.js';
+
+/** A failed request to the backend. */
+export class BackendError extends Error {
+  override name = 'BackendError';
+  constructor(
+    /** `network_error`: no answer; `http_error`: an answer that is a failure. */
+    readonly code: 'http_error' | 'network_error',
+    message: string,
+    readonly retryable: boolean,
+    readonly problem?: Problem,
+    readonly retryAfterMs?: number,
+    /** The answer is not a connect backend's (an HTML page, a bare 404): the route is missing. */
+    readonly notBackend = false,
+  ) {
+    super(message);
+  }
+}
+
+export interface BackendCall {
+  endpoint: string;
+  method: string;
+  /** After the endpoint, e.g. `/connections`. */
+  path: string;
+  headers: Record<string, string>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/** The endpoint as a base URL without trailing slashes. */
+export const baseOf = (endpoint: string): string => endpoint.replace(/\/+$/, '');
+
+/** One request; resolves with the parsed answer and the backend's clock (its Date header), or throws a BackendError. */
+export async function callBackend(call: BackendCall): Promise<{ data: unknown; date: number }> {
+  const { method, body } = call;
+  const url = baseOf(call.endpoint) + call.path;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...call.headers },
+      body: body ? JSON.stringify(body) : null,
+      credentials: 'include',
+      cache: 'no-store',
+      ...(call.signal ? { signal: call.signal } : {}),
+    });
+    text = await response.text();
+  } catch {
+    throw new BackendError('network_error', 'the server could not be reached', true);
+  }
+  const { status, ok } = response;
+  const date = Date.parse(response.headers.get('date')!);
+  const type = response.headers.get('content-type') ?? '';
+  if (/html/.test(type) || (status === 404 && !/json/.test(type))) {
+    throw new BackendError(
+      'http_error',
+      `${method} ${url} answered ${status} ${type}, not a connect backend`,
+      false,
+      { status },
+      undefined,
+      true,
+    );
+  }
+  let data: unknown = text;
+  if (/json/.test(type)) {
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch {
+      throw new BackendError('http_error', `malformed JSON (${status})`, status >= 500);
+    }
+  }
+  if (ok) return { data, date };
+  const problem = data && typeof data === 'object' ? (data as Problem) : { status };
+  throw new BackendError(
+    'http_error',
+    problem.detail || problem.title || `the server answered ${status}`,
+    problem.retryable ?? (status >= 500 || status === 429),
+    problem,
+    parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter),
+  );
+}
+
+export interface RetryPolicy {
+  /** First backoff delay in ms. */
+  baseMs: number;
+  /** Failures in a row before giving up. */
+  maxFailures: number;
+  /** Longest single wait in ms; a Retry-After beyond it gives up at once. */
+  maxDelayMs: number;
+  /** Total ms the retries may wait, from the first failure. */
+  budgetMs: number;
+}
+
+/** Ms to wait before the next try after the n-th failure in a row, or undefined to give up. */
+export function retryDelay(error: unknown, failures: number, waited: number, policy: RetryPolicy): number | undefined {
+  if (!(error instanceof BackendError) || !error.retryable || failures > policy.maxFailures) return undefined;
+  // A Retry-After longer than the longest wait is a "not now" this flow cannot wait out: it ends with it.
+  const wait =
+    error.retryAfterMs ??
+    Math.min(backoffDelay(failures - 1, { baseMs: policy.baseMs, maxMs: policy.maxDelayMs }), policy.maxDelayMs);
+  if (wait > policy.maxDelayMs) return undefined;
+  return waited + wait > policy.budgetMs ? undefined : wait;
+}

@@ -1,0 +1,179 @@
+// The element at rest, on a settings page: it reads the caller's connection
+// before any click (one list request per endpoint, one provider request per
+// provider, however many elements), shows it, reconnects it through the
+// update flow with no host code, disconnects it after a confirmation in
+// place, names the provider by its displayName and asks for the inputs the
+// provider needs. Real handler, real emulator, popup blocker on.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import '../../src/index.js';
+import type { ConnectProvider } from '../../src/index.js';
+import {
+  answerConsent,
+  button,
+  ended,
+  freshSessionEachTest,
+  seedConnection,
+  serverLog,
+  uniqueTag,
+  userClick,
+  waitPopup,
+  watch,
+  type CapturedPopups,
+} from './helpers.js';
+
+const status = (el: ConnectProvider) => el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!.textContent;
+
+async function loaded(el: ConnectProvider): Promise<void> {
+  await waitUntil(() => el.hasAttribute('connection-status'), 'no connection-status', { timeout: 5000 });
+  await el.updateComplete;
+}
+
+describe('<connect-provider> at rest', () => {
+  let popups: CapturedPopups;
+  let group: string;
+  freshSessionEachTest((session) => ({ group, popups } = session));
+
+  it('should say none and offer Connect with the brand name when the caller has no connection', async () => {
+    const el = (await fixture(
+      html`<connect-provider endpoint="/api/connect" provider="hubspot"></connect-provider>`,
+    )) as ConnectProvider;
+    const heard: unknown[] = [];
+    el.addEventListener('connect-loaded', (e) => heard.push(e.detail.connection));
+    await loaded(el);
+    expect(el.getAttribute('connection-status')).to.equal('none');
+    await waitUntil(() => button(el).textContent === 'Connect HubSpot', `label: ${button(el).textContent}`);
+    expect(status(el)).to.equal('');
+    expect(el.connection).to.equal(undefined);
+  });
+
+  it('should show a bad_credentials connection and reconnect it through oauth-update, with no host code', async () => {
+    const id = await seedConnection(group, 'hubspot', 'allow_bad_credentials');
+    const el = (await fixture(
+      html`<connect-provider endpoint="/api/connect" provider="hubspot" poll-interval="100"></connect-provider>`,
+    )) as ConnectProvider;
+    await loaded(el);
+    expect(el.getAttribute('connection-status')).to.equal('bad_credentials');
+    expect(el.connection!.id).to.equal(id);
+    expect(status(el)).to.equal('HubSpot needs you to sign in again.');
+    expect(button(el).textContent).to.equal('Reconnect HubSpot');
+    const w = watch(el);
+    await userClick(el);
+    expect(w.events[0]).to.deep.equal({ type: 'connect-start', detail: { mode: 'update' } });
+    await answerConsent(await waitPopup(popups), 'allow');
+    const end = await ended(w);
+    expect(end.type).to.equal('connect-success');
+    expect(end.detail.connection.id, 'the same connection, updated').to.equal(id);
+    await el.updateComplete;
+    expect(el.getAttribute('connection-status'), 'the rest state follows the outcome').to.equal('working');
+    expect(status(el)).to.equal('Connected to HubSpot');
+  });
+
+  it('should read once per endpoint for many elements, and once per provider', async () => {
+    const tag = uniqueTag();
+    await seedConnection(group, 'slack', 'allow');
+    const endpoint = `/observe/${tag}/real/api/connect`;
+    const box = (await fixture(html`<div>
+      <connect-provider endpoint=${endpoint} provider="slack"></connect-provider>
+      <connect-provider endpoint=${endpoint} provider="slack"></connect-provider>
+      <connect-provider endpoint=${endpoint} provider="hubspot"></connect-provider>
+      <connect-provider endpoint=${endpoint} provider="salesforce"></connect-provider>
+    </div>`)) as HTMLElement;
+    const elements = [...box.querySelectorAll('connect-provider')];
+    for (const el of elements) await loaded(el);
+    expect(elements.map((el) => el.getAttribute('connection-status'))).to.deep.equal([
+      'working',
+      'working',
+      'none',
+      'none',
+    ]);
+    const log = (await serverLog(tag)).map((r) => `${r.method} ${r.path}`);
+    expect(log.filter((r) => r === 'GET /api/connect/connections')).to.have.length(1);
+    expect(log.filter((r) => r.startsWith('GET /api/connect/providers/')).sort()).to.deep.equal([
+      'GET /api/connect/providers/hubspot',
+      'GET /api/connect/providers/salesforce',
+      'GET /api/connect/providers/slack',
+    ]);
+  });
+
+  it('should disconnect only after a confirmation in place, and show Connect again', async () => {
+    const id = await seedConnection(group, 'slack', 'allow');
+    const el = (await fixture(
+      html`<connect-provider endpoint="/api/connect" provider="slack" disconnectable></connect-provider>`,
+    )) as ConnectProvider;
+    await loaded(el);
+    const heard: unknown[] = [];
+    const w = watch(el);
+    el.addEventListener('connect-disconnect', (e) => heard.push(e.detail.connection.id));
+    await userClick(el, 'disconnect');
+    await el.updateComplete;
+    expect(status(el)).to.equal('Disconnect Slack?');
+    expect(heard, 'nothing before the confirmation').to.deep.equal([]);
+    await userClick(el, 'disconnect');
+    await waitUntil(() => heard.length === 1, 'no connect-disconnect');
+    expect(heard).to.deep.equal([id]);
+    await el.updateComplete;
+    expect(el.getAttribute('connection-status')).to.equal('none');
+    expect(button(el).textContent).to.equal('Connect Slack');
+    expect(w.events, 'a disconnect is not a flow').to.deep.equal([]);
+    const list = await (await fetch('/api/connect/connections?provider=slack')).json();
+    expect(list, 'the platform no longer has it').to.deep.equal([]);
+  });
+
+  it('should keep the connection and say so when the disconnect fails', async () => {
+    await seedConnection(group, 'slack', 'allow');
+    const el = (await fixture(
+      html`<connect-provider endpoint="/api/connect" provider="slack" disconnectable></connect-provider>`,
+    )) as ConnectProvider;
+    await loaded(el);
+    // The boundary under test: the backend refuses the DELETE.
+    const real = window.fetch;
+    window.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'DELETE'
+        ? Promise.resolve(
+            new Response(JSON.stringify({ status: 503, title: 'Service Unavailable' }), {
+              status: 503,
+              headers: { 'content-type': 'application/problem+json' },
+            }),
+          )
+        : real(input, init)) as typeof fetch;
+    try {
+      const error = await el.disconnect().then(
+        () => null,
+        (e: Error) => e,
+      );
+      expect(error?.name).to.equal('ConnectError');
+    } finally {
+      window.fetch = real;
+    }
+    await el.updateComplete;
+    expect(el.getAttribute('connection-status')).to.equal('working');
+    expect(status(el)).to.equal('Could not disconnect Slack. Please try again.');
+  });
+
+  it('should ask for a required workspace: an empty click opens and sends nothing; a filled one carries it', async () => {
+    const tag = uniqueTag();
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="zendesk"></connect-provider>`,
+    )) as ConnectProvider;
+    await loaded(el);
+    const field = await waitUntil(() => el.shadowRoot!.querySelector<HTMLInputElement>('[part=field]'), 'no field');
+    const input = el.shadowRoot!.querySelector<HTMLInputElement>('[part=field]')!;
+    expect(field).to.equal(true);
+    const w = watch(el);
+    await userClick(el);
+    await el.updateComplete;
+    expect(w.events, 'no flow').to.deep.equal([]);
+    expect(popups.popups, 'no popup').to.have.length(0);
+    expect(el.shadowRoot!.activeElement).to.equal(input);
+    expect(status(el)).to.contain('Zendesk workspace');
+    expect((await serverLog(tag)).filter((r) => r.method === 'POST')).to.deep.equal([]);
+    input.value = 'acme';
+    input.dispatchEvent(new Event('input'));
+    await userClick(el);
+    await waitPopup(popups);
+    el.cancel();
+    await ended(w);
+    const post = (await serverLog(tag)).find((r) => r.method === 'POST')!;
+    expect(JSON.parse(post.body).providerWorkspaceRef).to.equal('acme');
+  });
+});
