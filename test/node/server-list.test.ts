@@ -154,17 +154,23 @@ describe('the list route', () => {
     });
 
     it("filters again by consumer, so a platform that ignores the filter leaks no one else's", async () => {
+      const consumer = (consumerRef: string) => ({
+        consumerRef,
+        consumerName: consumerRef,
+        projectId: 'proj_demo',
+        createTime: '2026-01-01T00:00:00Z',
+      });
       const platform = await startTestServer(() => ({
         body: [
-          sampleConnection({ id: 'mine', provider: 'slack', consumer: { consumerRef: 'user-ada' } }),
-          sampleConnection({ id: 'hers', provider: 'slack', consumer: { consumerRef: 'user-bea' } }),
+          sampleConnection({ id: 'mine', provider: 'slack', consumer: consumer('user-ada') }),
+          sampleConnection({ id: 'hers', provider: 'slack', consumer: consumer('user-bea') }),
           sampleConnection({ id: 'nobody', provider: 'slack' }),
           { ...sampleConnection({ id: 'no-consumer', provider: 'slack' }), consumer: undefined },
           sampleConnection({
             id: 'other-group',
             provider: 'slack',
             groupRef: 'other',
-            consumer: { consumerRef: 'user-ada' },
+            consumer: consumer('user-ada'),
           }),
         ],
       }));
