@@ -395,7 +395,10 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       .replace(keyPattern, '[redacted]')
       .replace(/[\r\n]+/g, ' ');
     try {
-      onError({ kind: fault.kind, message, status, method, path, error: fault.error });
+      const result: unknown = onError({ kind: fault.kind, message, status, method, path, error: fault.error });
+      // An async logger's rejection is swallowed too: never an unhandled rejection.
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+        Promise.resolve(result).catch(() => {});
     } catch {
       // Internal: a failing logger must not change the answer.
     }

@@ -54,8 +54,11 @@ export interface ConnectHandlerOptions {
   retry?: RetryOptions | false;
   /** The fetch used to reach the platform. */
   fetch?: typeof fetch;
-  /** Called for each failure that is the server's, not the browser's (default: one console.error line). */
-  onError?: (info: ConnectHandlerErrorInfo) => void;
+  /**
+   * Called for each failure that is the server's, not the browser's (default: one console.error line). It may be
+   * async; whatever it throws, or a promise it returns rejects with, is ignored and never changes the answer.
+   */
+  onError?: (info: ConnectHandlerErrorInfo) => void | Promise<void>;
 }
 
 const KNOWN = new Set([
