@@ -94,6 +94,19 @@ function consumerRefOf(connection: unknown): string | undefined {
   return typeof ref === 'string' ? ref : undefined;
 }
 
+/** Whether a body stream's error says the client went away (Node: `Error: aborted`, ECONNRESET, a premature close). */
+function isClientGone(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    error.name === 'AbortError' ||
+    error.message === 'aborted' ||
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE'
+  );
+}
+
 function firstLine(text: string, max = 240): string {
   const line = text.split('\n')[0].trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -257,6 +270,19 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     return pending;
   }
 
+  /**
+   * The browser's JSON body. A body stream that fails (Node's `Error: aborted`, ECONNRESET: the browser went away
+   * mid-body) is the browser's doing: 499, never reported as a server failure.
+   */
+  async function readBody(request: Request, aborted: () => boolean): Promise<unknown> {
+    try {
+      return await readJsonBody(request, bodyLimit);
+    } catch (error) {
+      if (error instanceof HttpProblem || !(aborted() || isClientGone(error))) throw error;
+      throw new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request body was cut off' });
+    }
+  }
+
   async function serve(
     request: Request,
     match: RouteMatch,
@@ -334,7 +360,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       }
       return urlAnswer(url, 'oauth-update');
     }
-    const fields = parseConnectBody(await readJsonBody(request, bodyLimit), providers);
+    const fields = parseConnectBody(await readBody(request, aborted), providers);
     let url: string;
     try {
       url = await client.oauthConnect({
