@@ -58,7 +58,7 @@ export interface ConnectHandlerOptions {
    * Called for each failure that is the server's, not the browser's (default: one console.error line). It may be
    * async; whatever it throws, or a promise it returns rejects with, is ignored and never changes the answer.
    */
-  onError?: (info: ConnectHandlerErrorInfo) => void | Promise<void>;
+  onError?: (info: ConnectHandlerErrorInfo) => unknown;
 }
 
 const KNOWN = new Set([
