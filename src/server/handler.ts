@@ -22,6 +22,7 @@ import {
   type ConnectUser,
 } from './options.js';
 import { toBrowserProvider } from './provider.js';
+import { createRedactor } from './redact.js';
 import { createScrubber } from './scrub.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import {
@@ -132,7 +133,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     list: ['GET'],
     provider: ['GET'],
   };
-  const keyPattern = new RegExp(config.apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  const redact = createRedactor(config.apiKey);
   const onError =
     options.onError ?? ((info: ConnectHandlerErrorInfo) => console.error(`[connect-provider] ${info.message}`));
 
@@ -417,11 +418,20 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   function report(fault: ServerFault, request: Request, status: number): void {
     const method = request.method;
     const path = pathnameOf(request) ?? '';
-    const message = `${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`
-      .replace(keyPattern, '[redacted]')
-      .replace(/[\r\n]+/g, ' ');
+    const message = redact(`${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`).replace(
+      /[\r\n]+/g,
+      ' ',
+    );
     try {
-      const result: unknown = onError({ kind: fault.kind, message, status, method, path, error: fault.error });
+      // The error as thrown may hold the key where the platform echoed it: onError gets a redacted copy.
+      const result: unknown = onError({
+        kind: fault.kind,
+        message,
+        status,
+        method: redact(method),
+        path: redact(path),
+        error: redact(fault.error),
+      });
       // An async logger's rejection is swallowed too: never an unhandled rejection.
       if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
         Promise.resolve(result).catch(() => {});

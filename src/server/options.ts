@@ -25,7 +25,10 @@ export interface ConnectHandlerErrorInfo {
   status: number;
   method: string;
   path: string;
-  /** What was thrown, for a logger that wants the details (it may hold the platform's address, never the key). */
+  /**
+   * What was thrown, for a logger that wants the details (it may hold the platform's address, never the key: when
+   * the key is in it, this is a copy of the same class with the key replaced by `[redacted]`).
+   */
   error: unknown;
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../../src/server/index.js';
 import { APP } from './helpers/handler-calls.js';
 
-const API_KEY = 'onerror-key-Zp81Qx7Lm';
+const API_KEY = 'onerror-key+Zp81/Qx7Lm';
 
 /** A platform that fails every request with a 500 problem. */
 const failing: typeof fetch = async () =>
@@ -83,5 +83,91 @@ describe('onError', () => {
     });
     const quiet = make({ onError: () => {} });
     assert.deepEqual(await shape(await get(throwing, '/connections')), await shape(await get(quiet, '/connections')));
+  });
+});
+
+/** Every string reachable from `value` through own properties (enumerable or not), errors' causes included. */
+function allStrings(value: unknown, out: string[] = [], seen = new Set<unknown>(), depth = 0): string[] {
+  if (typeof value === 'string') out.push(value);
+  if (typeof value !== 'object' || value === null || seen.has(value) || depth > 12) return out;
+  seen.add(value);
+  for (const name of Object.getOwnPropertyNames(value)) {
+    const descriptor = Object.getOwnPropertyDescriptor(value, name)!;
+    if ('value' in descriptor) allStrings(descriptor.value, out, seen, depth + 1);
+  }
+  return out;
+}
+
+describe('what onError receives', () => {
+  const KEY = API_KEY;
+  /** A platform that echoes the key back in every way it can. */
+  const echoing: typeof fetch = async (input) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.pathname.endsWith('/oauth-connect')) {
+      return new Response(
+        JSON.stringify({
+          status: 500,
+          title: `bad key ${KEY}`,
+          detail: `the key ${KEY.toUpperCase()} was refused; encoded ${encodeURIComponent(KEY)}`,
+          instance: `https://platform.example/v1/x?key=${KEY}`,
+          context: { apiKey: KEY, nested: [{ again: `k=${KEY}` }] },
+          issues: [{ detail: KEY, name: 'x', value: KEY }],
+          echo: KEY,
+        }),
+        { status: 500, headers: { 'content-type': 'application/problem+json' } },
+      );
+    }
+    if (url.pathname.includes('/connections/')) {
+      return new Response(`<html><body>Internal error for X-Api-Key: ${KEY}</body></html>`, {
+        status: 500,
+        headers: { 'content-type': 'text/html' },
+      });
+    }
+    throw new TypeError(`fetch failed: socket closed while sending ${KEY}`, {
+      cause: new Error(`ECONNRESET ${KEY}`),
+    });
+  };
+
+  it('never holds the API key, in any field of the info or of the error', async () => {
+    const received: ConnectHandlerErrorInfo[] = [];
+    const handler = make({ fetch: echoing, onError: (info) => void received.push(info) });
+    const post = await handler(
+      new Request(`${APP}/oauth-connect`, {
+        method: 'POST',
+        headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+        body: JSON.stringify({ provider: 'slack' }),
+      }),
+    );
+    assert.equal(post.status, 502);
+    assert.equal((await get(handler, '/connections/conn_1')).status, 502);
+    assert.equal((await get(handler, '/connections')).status, 502);
+    assert.equal(received.length, 3);
+    const lower = KEY.toLowerCase();
+    for (const info of received) {
+      const error = info.error as Error & { cause?: unknown; problem?: unknown };
+      assert.ok(error instanceof Error, info.message);
+      const texts = [
+        JSON.stringify(info),
+        String(error),
+        error.message,
+        String(error.stack),
+        String(error.cause),
+        JSON.stringify(error.problem) ?? '',
+        JSON.stringify(error),
+        ...allStrings(info),
+      ];
+      for (const text of texts) {
+        assert.ok(!text.toLowerCase().includes(lower), `${info.message}: ${text}`);
+        assert.ok(!text.includes(encodeURIComponent(KEY)), `${info.message}: ${text}`);
+      }
+    }
+    // Still useful to a logger: what failed, and that the key was there.
+    const [connect, get1, list] = received.map((i) => i.error as Error & Record<string, unknown>);
+    assert.equal(connect.name, 'ProblemError');
+    assert.equal(connect.status, 500);
+    assert.match(String(connect.title), /^bad key \[redacted\]$/);
+    assert.match(String(get1.detail), /Internal error for X-Api-Key: \[redacted\]/);
+    assert.equal(list.name, 'PlatformRequestError');
+    assert.match(String((list.cause as Error).message), /\[redacted\]/);
   });
 });
