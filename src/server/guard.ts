@@ -67,13 +67,17 @@ export function corsHeaders(origin: string): Record<string, string> {
 }
 
 /** The answer to a CORS preflight from an allowed origin. */
-export function preflight(origin: string, request: Request): Answer {
+export function preflight(
+  origin: string,
+  request: Request,
+  methods: readonly string[] = ['GET', 'POST', 'PATCH'],
+): Answer {
   const requested = request.headers.get('access-control-request-headers');
   return {
     status: 204,
     headers: {
       ...corsHeaders(origin),
-      'access-control-allow-methods': 'GET, POST, PATCH',
+      'access-control-allow-methods': methods.join(', '),
       'access-control-allow-headers': requested ?? 'content-type',
       'access-control-max-age': '600',
     },

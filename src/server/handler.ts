@@ -7,14 +7,24 @@ import { answerResponse, withAnswerHandler, type Answer } from '../http/answer.j
 import { HttpProblem, instanceOf, jsonAnswer, pathnameOf, problemAnswer, readJsonBody } from '../http/problem.js';
 import { toBrowserConnection } from './connection.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
-import { decodeConnectionId, MAX_FIELD_LENGTH, parseConnectBody, parseProviderQuery } from './input.js';
+import {
+  decodeConnectionId,
+  decodeProviderName,
+  MAX_FIELD_LENGTH,
+  parseConnectBody,
+  parseOwnQuery,
+  parseProviderQuery,
+} from './input.js';
 import {
   resolveOptions,
   type ConnectHandlerErrorInfo,
   type ConnectHandlerOptions,
   type ConnectUser,
 } from './options.js';
+import { toBrowserProvider } from './provider.js';
+import { createRedactor } from './redact.js';
 import { createScrubber } from './scrub.js';
+import type { BrowserProvider } from '../shared/provider.js';
 import {
   HANDLER_PROBLEM_TYPES,
   isUsableUrl,
@@ -34,22 +44,27 @@ export interface ConnectUrlAnswer {
 }
 
 interface RouteMatch {
-  route: 'connect' | 'update' | 'get' | 'list';
-  connectionId?: string;
+  /** `connection` is `/connections/{id}`: get, and delete when allowDisconnect is on. */
+  route: 'connect' | 'update' | 'connection' | 'list' | 'provider';
+  /** The raw path segment: a connection ID or a provider name. */
+  segment?: string;
 }
 
 /** Matches the end of the path, so the handler serves under any prefix. */
 function matchRoute(pathname: string): RouteMatch | null {
   if (/\/oauth-connect\/?$/.test(pathname)) return { route: 'connect' };
   const update = /\/connections\/([^/]+):oauth-update\/?$/.exec(pathname);
-  if (update) return { route: 'update', connectionId: update[1] };
+  if (update) return { route: 'update', segment: update[1] };
   const get = /\/connections\/([^/]+)\/?$/.exec(pathname);
-  if (get) return { route: 'get', connectionId: get[1] };
+  if (get) return { route: 'connection', segment: get[1] };
   if (/\/connections\/?$/.test(pathname)) return { route: 'list' };
+  const provider = /\/providers\/([^/]+)\/?$/.exec(pathname);
+  if (provider) return { route: 'provider', segment: provider[1] };
   return null;
 }
 
-const METHODS: Record<RouteMatch['route'], string> = { connect: 'POST', update: 'PATCH', get: 'GET', list: 'GET' };
+/** How long a provider's info is served from the handler's memory, and how many providers it holds at most. */
+export const PROVIDER_CACHE = { ttlMs: 10 * 60 * 1000, maxEntries: 500 } as const;
 
 /** A failure that is the server's: the browser gets `problem`, onError gets the rest. */
 class ServerFault extends HttpProblem {
@@ -71,6 +86,28 @@ function groupRefOf(connection: unknown): string | undefined {
   return typeof groupRef === 'string' ? groupRef : undefined;
 }
 
+/** A connection's consumerRef when it is a string; undefined for anything else. */
+function consumerRefOf(connection: unknown): string | undefined {
+  const consumer =
+    typeof connection === 'object' && connection !== null ? (connection as { consumer?: unknown }).consumer : undefined;
+  const ref =
+    typeof consumer === 'object' && consumer !== null ? (consumer as { consumerRef?: unknown }).consumerRef : undefined;
+  return typeof ref === 'string' ? ref : undefined;
+}
+
+/** Whether a body stream's error says the client went away (Node: `Error: aborted`, ECONNRESET, a premature close). */
+function isClientGone(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    error.name === 'AbortError' ||
+    error.message === 'aborted' ||
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE'
+  );
+}
+
 function firstLine(text: string, max = 240): string {
   const line = text.split('\n')[0].trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
@@ -88,8 +125,15 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const scrub = createScrubber(config.apiKey, config.baseUrl);
-  const { project, messageOrigin, providers, allowedOrigins, bodyLimit } = config;
-  const keyPattern = new RegExp(config.apiKey.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi');
+  const { project, messageOrigin, providers, allowedOrigins, bodyLimit, allowDisconnect } = config;
+  const methods: Record<RouteMatch['route'], readonly string[]> = {
+    connect: ['POST'],
+    update: ['PATCH'],
+    connection: allowDisconnect ? ['GET', 'DELETE'] : ['GET'],
+    list: ['GET'],
+    provider: ['GET'],
+  };
+  const redact = createRedactor(config.apiKey);
   const onError =
     options.onError ?? ((info: ConnectHandlerErrorInfo) => console.error(`[connect-provider] ${info.message}`));
 
@@ -184,23 +228,98 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     return connection;
   }
 
+  // Provider info, per handler: successful answers for PROVIDER_CACHE.ttlMs; a request while the platform is asked
+  // waits for that same call. Failures (a 404 for an unknown provider too) are not kept.
+  const providerCache = new Map<string, { at: number; info: BrowserProvider }>();
+  const providerCalls = new Map<string, Promise<BrowserProvider>>();
+
+  async function fetchProvider(name: string): Promise<BrowserProvider> {
+    let info: unknown;
+    try {
+      info = await client.getProvider({ provider: name });
+    } catch (error) {
+      if (error instanceof ProblemError && error.status === 404)
+        throw new HttpProblem({ status: 404, detail: 'no such provider' });
+      throw platformFault(error, 'get-provider');
+    }
+    if (typeof info !== 'object' || info === null || Array.isArray(info)) {
+      throw new ServerFault(
+        upstreamProblem(new PlatformRequestError('invalid_response', 'not an object'), { scrub }),
+        'platform',
+        'platform get-provider answered something other than an object',
+        undefined,
+      );
+    }
+    const browser = toBrowserProvider(info, name, config.platformIsLoopback);
+    if (providerCache.size >= PROVIDER_CACHE.maxEntries) {
+      // The oldest entry goes (a Map iterates in insertion order).
+      providerCache.delete(providerCache.keys().next().value!);
+    }
+    providerCache.set(name, { at: Date.now(), info: browser });
+    return browser;
+  }
+
+  function providerInfo(name: string): Promise<BrowserProvider> {
+    const cached = providerCache.get(name);
+    if (cached && Date.now() - cached.at < PROVIDER_CACHE.ttlMs) return Promise.resolve(cached.info);
+    if (cached) providerCache.delete(name);
+    let pending = providerCalls.get(name);
+    if (!pending) {
+      pending = fetchProvider(name).finally(() => providerCalls.delete(name));
+      providerCalls.set(name, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * The browser's JSON body. A body stream that fails (Node's `Error: aborted`, ECONNRESET: the browser went away
+   * mid-body) is the browser's doing: 499, never reported as a server failure.
+   */
+  async function readBody(request: Request, aborted: () => boolean): Promise<unknown> {
+    try {
+      return await readJsonBody(request, bodyLimit);
+    } catch (error) {
+      if (error instanceof HttpProblem || !(aborted() || isClientGone(error))) throw error;
+      throw new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request body was cut off' });
+    }
+  }
+
   async function serve(
     request: Request,
     match: RouteMatch,
     user: ConnectUser,
     aborted: () => boolean,
   ): Promise<Answer> {
-    if (match.route === 'get') {
-      const connection = await ownConnection(user, decodeConnectionId(match.connectionId!), aborted);
+    if (match.route === 'connection' && request.method === 'DELETE') {
+      const connectionId = decodeConnectionId(match.segment!);
+      await ownConnection(user, connectionId, aborted);
+      try {
+        await client.deleteConnection({ projectIdOrName: project, connectionId });
+      } catch (error) {
+        throw platformFault(error, 'delete-connection');
+      }
+      return { status: 204, headers: { 'cache-control': 'no-store' }, body: null };
+    }
+    if (match.route === 'connection') {
+      const connection = await ownConnection(user, decodeConnectionId(match.segment!), aborted);
       return jsonAnswer(toBrowserConnection(connection));
     }
+    if (match.route === 'provider') {
+      const name = decodeProviderName(match.segment!);
+      // Outside the allow-list is answered like an unknown provider, and the platform is not asked.
+      if (providers && !providers.has(name)) throw new HttpProblem({ status: 404, detail: 'no such provider' });
+      return jsonAnswer(await providerInfo(name));
+    }
     if (match.route === 'list') {
-      const provider = parseProviderQuery(new URL(request.url).searchParams.get('provider'), providers);
+      const query = new URL(request.url).searchParams;
+      const provider = parseProviderQuery(query.get('provider'), providers);
+      const own = parseOwnQuery(query.getAll('own'));
       let answer: unknown;
       try {
         answer = await client.listConnections({
           projectIdOrName: project,
           groupRef: user.groupRef,
+          ...(own ? { consumerRef: user.consumerRef } : {}),
           ...(provider ? { provider } : {}),
         });
       } catch (error) {
@@ -216,15 +335,23 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
           undefined,
         );
       }
-      // The platform filtered by group already; checked again so a platform that ignores the filter leaks nothing.
-      const own = answer
-        .filter((c) => groupRefOf(c) === user.groupRef && (!provider || (c as Connection).provider === provider))
+      // The platform filtered by group (and consumer) already; checked again so a platform that ignores the filter
+      // leaks nothing. Without a provider asked, only the allow-listed providers' connections are listed.
+      const listed = answer
+        .filter(
+          (c) =>
+            groupRefOf(c) === user.groupRef &&
+            (!own || consumerRefOf(c) === user.consumerRef) &&
+            (provider
+              ? (c as Connection).provider === provider
+              : !providers || providers.has((c as Connection).provider)),
+        )
         .map(toBrowserConnection);
-      own.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
-      return jsonAnswer(own);
+      listed.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
+      return jsonAnswer(listed);
     }
     if (match.route === 'update') {
-      const connectionId = decodeConnectionId(match.connectionId!);
+      const connectionId = decodeConnectionId(match.segment!);
       await ownConnection(user, connectionId, aborted);
       let url: string;
       try {
@@ -234,7 +361,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       }
       return urlAnswer(url, 'oauth-update');
     }
-    const fields = parseConnectBody(await readJsonBody(request, bodyLimit), providers);
+    const fields = parseConnectBody(await readBody(request, aborted), providers);
     let url: string;
     try {
       url = await client.oauthConnect({
@@ -291,11 +418,23 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   function report(fault: ServerFault, request: Request, status: number): void {
     const method = request.method;
     const path = pathnameOf(request) ?? '';
-    const message = `${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`
-      .replace(keyPattern, '[redacted]')
-      .replace(/[\r\n]+/g, ' ');
+    const message = redact(`${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`).replace(
+      /[\r\n]+/g,
+      ' ',
+    );
     try {
-      onError({ kind: fault.kind, message, status, method, path, error: fault.error });
+      // The error as thrown may hold the key where the platform echoed it: onError gets a redacted copy.
+      const result: unknown = onError({
+        kind: fault.kind,
+        message,
+        status,
+        method: redact(method),
+        path: redact(path),
+        error: redact(fault.error),
+      });
+      // An async logger's rejection is swallowed too: never an unhandled rejection.
+      if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function')
+        Promise.resolve(result).catch(() => {});
     } catch {
       // Internal: a failing logger must not change the answer.
     }
@@ -323,15 +462,21 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       }
       if (verdict.corsOrigin) {
         cors = corsHeaders(verdict.corsOrigin);
-        if (request.method === 'OPTIONS') return preflight(verdict.corsOrigin, request);
+        if (request.method === 'OPTIONS')
+          return preflight(
+            verdict.corsOrigin,
+            request,
+            allowDisconnect ? ['GET', 'POST', 'PATCH', 'DELETE'] : undefined,
+          );
       }
       const match = matchRoute(new URL(request.url).pathname);
       if (!match) throw new HttpProblem({ status: 404, detail: 'no such connect route' });
-      const allowed = METHODS[match.route];
-      if (request.method !== allowed) {
+      const allowed = methods[match.route];
+      if (!allowed.includes(request.method)) {
+        const allow = allowed.join(', ');
         throw new HttpProblem(
-          { status: 405, detail: `${request.method.slice(0, 20)} is not allowed here; allowed: ${allowed}` },
-          { allow: allowed },
+          { status: 405, detail: `${request.method.slice(0, 20)} is not allowed here; allowed: ${allow}` },
+          { allow },
         );
       }
       const user = await identify(request);

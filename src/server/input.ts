@@ -143,3 +143,43 @@ export function parseProviderQuery(
   }
   return value;
 }
+
+/**
+ * The optional `own` query of the list route: `true` or `1` narrows the list to the caller's own consumer; absent is
+ * the caller's whole group; any other value (or the parameter given twice) is a 400 naming it.
+ */
+export function parseOwnQuery(values: readonly string[]): boolean {
+  if (values.length === 0) return false;
+  if (values.length === 1 && (values[0] === 'true' || values[0] === '1')) return true;
+  throw new HttpProblem({
+    status: 400,
+    type: HANDLER_PROBLEM_TYPES.validation,
+    title: 'Invalid request',
+    detail: 'own must be true or 1 (or left out for the whole group)',
+    issues: [{ detail: 'must be true or 1', in: 'query', name: 'own' }],
+  });
+}
+
+/**
+ * The provider name of `/providers/{provider}`, decoded; anything that is no plain provider name (undecodable, empty,
+ * too long, control characters, `.` or `..`, a slash) is answered like an unknown provider, with no platform call.
+ */
+export function decodeProviderName(raw: string): string {
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    throw new HttpProblem({ status: 404, detail: 'no such provider' });
+  }
+  if (
+    name.trim() === '' ||
+    name.length > MAX_FIELD_LENGTH ||
+    CONTROL.test(name) ||
+    name === '.' ||
+    name === '..' ||
+    /[/\\]/.test(name)
+  ) {
+    throw new HttpProblem({ status: 404, detail: 'no such provider' });
+  }
+  return name;
+}

@@ -25,7 +25,10 @@ export interface ConnectHandlerErrorInfo {
   status: number;
   method: string;
   path: string;
-  /** What was thrown, for a logger that wants the details (it may hold the platform's address, never the key). */
+  /**
+   * What was thrown, for a logger that wants the details (it may hold the platform's address, never the key: when
+   * the key is in it, this is a copy of the same class with the key replaced by `[redacted]`).
+   */
   error: unknown;
 }
 
@@ -38,8 +41,10 @@ export interface ConnectHandlerOptions {
   project: string;
   /** Decides who the caller is from the request (its session cookie, token...); null answers 401. */
   authorize: (request: Request) => ConnectUser | null | Promise<ConnectUser | null>;
-  /** Providers the browser may ask for; others answer 400. Default: any the platform knows. */
+  /** Providers the browser may ask for; others answer 400 (404 for provider info), and lists hold only these. Default: any the platform knows. */
   providers?: readonly string[];
+  /** Serves `DELETE {endpoint}/connections/{id}` for the caller group's connections (default false: 405). */
+  allowDisconnect?: boolean;
   /** Origins besides the request's own that may call the handler (answered with CORS). */
   allowedOrigins?: readonly string[];
   /** The origin the platform's callback page posts from. Default: the origin of baseUrl. */
@@ -52,8 +57,11 @@ export interface ConnectHandlerOptions {
   retry?: RetryOptions | false;
   /** The fetch used to reach the platform. */
   fetch?: typeof fetch;
-  /** Called for each failure that is the server's, not the browser's (default: one console.error line). */
-  onError?: (info: ConnectHandlerErrorInfo) => void;
+  /**
+   * Called for each failure that is the server's, not the browser's (default: one console.error line). It may be
+   * async; whatever it throws, or a promise it returns rejects with, is ignored and never changes the answer.
+   */
+  onError?: (info: ConnectHandlerErrorInfo) => unknown;
 }
 
 const KNOWN = new Set([
@@ -62,6 +70,7 @@ const KNOWN = new Set([
   'project',
   'authorize',
   'providers',
+  'allowDisconnect',
   'allowedOrigins',
   'messageOrigin',
   'bodyLimit',
@@ -116,6 +125,7 @@ export interface ResolvedOptions {
   platformIsLoopback: boolean;
   messageOrigin: string;
   providers?: ReadonlySet<string>;
+  allowDisconnect: boolean;
   allowedOrigins: ReadonlySet<string>;
   bodyLimit: number;
   timeoutMs: number;
@@ -177,6 +187,9 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
       fail('providers is an empty array: no provider could be connected; leave it out to allow any');
     providers = new Set(list as string[]);
   }
+  const allowDisconnect = options.allowDisconnect as unknown;
+  if (allowDisconnect !== undefined && typeof allowDisconnect !== 'boolean')
+    fail(`allowDisconnect must be true or false, got ${describe(allowDisconnect)}`);
   const allowedList = options.allowedOrigins as unknown;
   if (allowedList !== undefined && !Array.isArray(allowedList)) {
     fail(`allowedOrigins must be an array of origins like ['https://app.example'], got ${describe(allowedList)}`);
@@ -201,6 +214,7 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
     platformIsLoopback,
     messageOrigin,
     ...(providers ? { providers } : {}),
+    allowDisconnect: allowDisconnect === true,
     allowedOrigins,
     bodyLimit: positiveInteger(options.bodyLimit, 'bodyLimit', 1024 * 1024) ?? 16 * 1024,
     timeoutMs: positiveInteger(options.timeoutMs, 'timeoutMs', 600000) ?? 8000,

@@ -1,0 +1,79 @@
+// What of the platform's ProviderInfo reaches the browser: an allow-list of
+// the fields the element shows or asks for, each kept only with its type and a
+// bounded length, URLs only when the browser may load them. Anything else the
+// platform sends (its token and auth URLs, labels, other metadata, fields a
+// future version adds) stays on the server.
+import type { BrowserProvider, ProviderInput, ProviderMediaUrls } from '../shared/provider.js';
+import { isUsableUrl } from './upstream.js';
+
+/** Bounds of the answer, so a hostile platform cannot make it large. */
+export const PROVIDER_LIMITS = { name: 128, text: 1024, url: 2048, inputs: 20 } as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function field(value: unknown, key: string): unknown {
+  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+function text(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' && value.length <= max ? value : undefined;
+}
+
+function url(value: unknown, platformIsLoopback: boolean): string | undefined {
+  if (typeof value !== 'string' || value.length > PROVIDER_LIMITS.url) return undefined;
+  const parsed = isUsableUrl(value, platformIsLoopback);
+  return parsed && parsed.href.length <= PROVIDER_LIMITS.url ? parsed.href : undefined;
+}
+
+function media(value: unknown, platformIsLoopback: boolean): ProviderMediaUrls | undefined {
+  if (!isRecord(value)) return undefined;
+  const out: ProviderMediaUrls = {};
+  const iconURL = url(field(value, 'iconURL'), platformIsLoopback);
+  const logoURL = url(field(value, 'logoURL'), platformIsLoopback);
+  if (iconURL) out.iconURL = iconURL;
+  if (logoURL) out.logoURL = logoURL;
+  return iconURL || logoURL ? out : undefined;
+}
+
+function input(value: unknown, platformIsLoopback: boolean): ProviderInput | undefined {
+  const name = text(field(value, 'name'), PROVIDER_LIMITS.name);
+  if (!name) return undefined;
+  const out: ProviderInput = { name };
+  for (const key of ['displayName', 'prompt', 'defaultValue'] as const) {
+    const kept = text(field(value, key), PROVIDER_LIMITS.text);
+    if (kept !== undefined) out[key] = kept;
+  }
+  const docsURL = url(field(value, 'docsURL'), platformIsLoopback);
+  if (docsURL) out.docsURL = docsURL;
+  return out;
+}
+
+/**
+ * The browser's view of a provider: only the allow-listed fields. `name` is the platform's when it is a bounded
+ * string, else the name asked for.
+ */
+export function toBrowserProvider(info: unknown, asked: string, platformIsLoopback: boolean): BrowserProvider {
+  const out: BrowserProvider = { name: text(field(info, 'name'), PROVIDER_LIMITS.name) || asked };
+  const displayName = text(field(info, 'displayName'), PROVIDER_LIMITS.text);
+  if (displayName !== undefined) out.displayName = displayName;
+  const authType = text(field(info, 'authType'), PROVIDER_LIMITS.name);
+  if (authType !== undefined) out.authType = authType;
+  const mediaInfo = field(info, 'media');
+  const regular = media(field(mediaInfo, 'regular'), platformIsLoopback);
+  const darkMode = media(field(mediaInfo, 'darkMode'), platformIsLoopback);
+  if (regular || darkMode) out.media = { ...(regular ? { regular } : {}), ...(darkMode ? { darkMode } : {}) };
+  const workspace = field(field(info, 'oauth2Opts'), 'explicitWorkspaceRequired');
+  if (typeof workspace === 'boolean') out.oauth2Opts = { explicitWorkspaceRequired: workspace };
+  const items = field(field(info, 'metadata'), 'input');
+  if (Array.isArray(items)) {
+    // Bounded before anything is read: a list of a million items costs as much as one of 20.
+    const inputs = items
+      .slice(0, PROVIDER_LIMITS.inputs)
+      .map((item) => input(item, platformIsLoopback))
+      .filter((item): item is ProviderInput => item !== undefined);
+    out.metadata = { input: inputs };
+  }
+  return out;
+}
