@@ -115,6 +115,35 @@ describe('emulator access rules held by mutation testing', () => {
     });
   });
 
+  describe('jwt.ts: a header or claims that are no JSON object (issue #23)', () => {
+    // JSON.parse accepts any JSON value: null once reached `.alg` and `.exp` and answered 500.
+    const NOT_OBJECTS: Array<[string, unknown]> = [
+      ['null', null],
+      ['a number', 5],
+      ['an array', [CLAIMS]],
+      ['a string', 'HS256'],
+      ['true', true],
+    ];
+
+    it('refuses with a 401 "not a JWT", never a 500, signed or not', async () => {
+      const rawJwt = (header: string, claims: string) => signed(`${header}.${claims}`);
+      for (const [what, value] of NOT_OBJECTS) {
+        const cases: Array<[string, string]> = [
+          [rawJwt(b64(value), b64(CLAIMS)), `header ${what}, signed`],
+          [`${b64(value)}.${b64(CLAIMS)}.x`, `header ${what}, unsigned`],
+          [rawJwt(b64(HS256), b64(value)), `claims ${what}, signed`],
+          [rawJwt(b64(value), b64(value)), `both ${what}`],
+        ];
+        for (const [token, why] of cases) {
+          const response = await invites(`Bearer ${token}`);
+          const problem = await problemOf(response, 401, why);
+          assert.equal(problem.detail, 'the Bearer token is not a JWT', why);
+          assert.equal(response.headers.get('www-authenticate'), 'Bearer error="invalid_token"', why);
+        }
+      }
+    });
+  });
+
   describe('auth.ts: credentials', () => {
     it('issues tokens for dev-user of org_demo by default, and for the sub and org asked', () => {
       const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
