@@ -28,6 +28,7 @@ export const AREAS = {
       operations: ['src/emulator/operations.ts', 'src/emulator/store.ts'],
       server: [
         'src/emulator/emulator.ts',
+        'src/emulator/media.ts',
         'src/emulator/openapi.ts',
         'src/emulator/pages.ts',
         'src/emulator/providers.ts',
@@ -45,6 +46,7 @@ export const AREAS = {
       'test/node/emulator.test.ts',
       'test/node/emulator-auth.test.ts',
       'test/node/emulator-robustness.test.ts',
+      'test/node/emulator-provider-inputs.test.ts',
       'test/node/openapi.test.ts',
       'test/node/mutation-emulator*.test.ts',
     ],

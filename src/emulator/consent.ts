@@ -4,7 +4,7 @@
 import { HttpProblem, readTextBody } from '../http/problem.js';
 import { LIMITS } from './limits.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
-import { findProvider } from './providers.js';
+import { findProvider, type ProviderInfo } from './providers.js';
 import { issueTokens, newId, type ConsentSession, type EmulatorState } from './store.js';
 
 export const PROBLEM_TYPES = {
@@ -82,6 +82,26 @@ function findSession(env: Env, id: string): ConsentSession {
   return session;
 }
 
+/**
+ * The workspace and metadata a consent was given, as [label, text] rows: "Workspace", then each
+ * metadata item under its input's displayName (its key when the provider asks for no such input),
+ * showing its `value` when that is a string, else its JSON.
+ */
+export function givenDetails(
+  provider: ProviderInfo,
+  workspace: string | undefined,
+  metadata: Record<string, unknown> | undefined,
+): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  if (workspace !== undefined && workspace !== '') rows.push(['Workspace', workspace]);
+  for (const [key, item] of Object.entries(metadata ?? {})) {
+    const input = provider.inputs?.find((i) => i.name === key);
+    const value = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).value : undefined;
+    rows.push([input?.displayName ?? key, typeof value === 'string' ? value : JSON.stringify(item)]);
+  }
+  return rows;
+}
+
 /** GET shows the consent page; POST (the page's form) carries out the decision. */
 export async function handleConsent(env: Env, request: Request, id: string): Promise<Response> {
   const session = findSession(env, id);
@@ -89,6 +109,9 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
     if (session.decision) return seeOther(`/oauth/callback?session=${encodeURIComponent(id)}`);
     const project = env.state.projects.find((p) => p.id === session.projectId);
     const provider = findProvider(session.provider)!;
+    // An update keeps the connection's workspace and metadata: the page shows those.
+    const connection =
+      session.mode === 'update' ? env.state.connections.find((c) => c.id === session.connectionId) : undefined;
     return consentPage({
       sessionId: session.id,
       mode: session.mode,
@@ -99,6 +122,11 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
       consumerName: session.consumerName,
       consumerRef: session.consumerRef,
       scopes: provider.scopes,
+      details: givenDetails(
+        provider,
+        session.providerWorkspaceRef ?? connection?.providerWorkspaceRef,
+        session.providerMetadata ?? connection?.providerMetadata,
+      ),
     });
   }
   if (request.method !== 'POST')

@@ -14,6 +14,7 @@ import { addCorsHeaders, corsPolicy, preflight } from './cors.js';
 import { jsonDepth, LIMITS, limitIssues } from './limits.js';
 import { loadContract, type OperationInfo } from './openapi.js';
 import { handlers, type OperationContext, type OperationId } from './operations.js';
+import { handleMedia, isMediaPath } from './media.js';
 import { errorPage } from './pages.js';
 import { seedState } from './seed.js';
 import { readStateFile, removeStrayTemps, stateWriter, writeStateFile, type EmulatorState } from './store.js';
@@ -83,7 +84,8 @@ export function ownsPath(pathname: string): boolean {
     OWN_PATHS.some((p) => pathname.startsWith(p)) ||
     pathname === '/v1' ||
     pathname === '/search/v1' ||
-    pathname === '/oauth/callback'
+    pathname === '/oauth/callback' ||
+    isMediaPath(pathname)
   );
 }
 
@@ -262,6 +264,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const consent = /^\/consent\/([^/]+)$/.exec(path);
     if (consent) return handleConsent(env(request), request, decodeSegment(consent[1]));
     if (path === '/oauth/callback') return handleCallback(env(request), request);
+    if (path.startsWith('/media/')) return handleMedia(request, path);
     throw new HttpProblem({ status: 404, detail: `no such route: ${request.method} ${path}` });
   }
 

@@ -21,19 +21,27 @@ export function signJwt(claims: TokenClaims, secret: string): string {
   return `${HEADER}.${payload}.${sign(`${HEADER}.${payload}`, secret)}`;
 }
 
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** The token's claims, or a reason it is refused. */
 export function verifyJwt(token: string, secret: string, nowMs: number): { claims: TokenClaims } | { error: string } {
   const parts = token.split('.');
   if (parts.length !== 3) return { error: 'the Bearer token is not a JWT' };
   const [header, payload, signature] = parts;
-  let decodedHeader: { alg?: unknown };
-  let claims: Partial<TokenClaims>;
+  let decodedHeader: unknown;
+  let decodedClaims: unknown;
   try {
     decodedHeader = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
-    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    decodedClaims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
     return { error: 'the Bearer token is not a JWT' };
   }
+  // A JOSE header and a claims set are JSON objects (RFC 7515 4, RFC 7519 7.2): null, a number, an array or a
+  // string parse too, and are no JWT.
+  if (!isJsonObject(decodedHeader) || !isJsonObject(decodedClaims)) return { error: 'the Bearer token is not a JWT' };
+  const claims: Partial<TokenClaims> = decodedClaims;
   if (decodedHeader.alg !== 'HS256') return { error: 'the Bearer token is not signed with HS256' };
   const expected = Buffer.from(sign(`${header}.${payload}`, secret));
   const given = Buffer.from(signature);

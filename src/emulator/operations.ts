@@ -3,11 +3,11 @@
 // under a wrong name or an answer of an undocumented status is a compile error.
 // Requests reach these already routed, authenticated and validated.
 import type { operations as Spec } from '../shared/schema.js';
-import type { Connection, Project, SearchResultEntry } from '../shared/types.js';
+import type { Connection, ProblemIssue, Project, SearchResultEntry } from '../shared/types.js';
 import { HttpProblem } from '../http/problem.js';
 import type { Principal } from './auth.js';
 import { PROBLEM_TYPES, startConsent, type Env } from './consent.js';
-import { catalogInfo, findProvider, PROVIDERS } from './providers.js';
+import { catalogInfo, findProvider, PROVIDERS, type ProviderInfo } from './providers.js';
 import { issueTokens, newId, type EmulatorState, type StoredConnection, type StoredIntegration } from './store.js';
 
 export type OperationId = keyof Spec;
@@ -108,6 +108,38 @@ function publicIntegration(integration: StoredIntegration) {
   };
 }
 
+/**
+ * What oauth-connect lacks for the provider, as issues: the workspace when
+ * oauth2Opts.explicitWorkspaceRequired, and a non-empty string `value` for each
+ * metadata.input item (the platform's `{ [name]: { value, source: 'input' } }`).
+ */
+function missingInputs(
+  provider: ProviderInfo,
+  body: { providerWorkspaceRef?: string; providerMetadata?: Record<string, unknown> },
+): ProblemIssue[] {
+  const issues: ProblemIssue[] = [];
+  if (provider.explicitWorkspaceRequired && !body.providerWorkspaceRef?.trim()) {
+    issues.push({
+      detail: 'providerWorkspaceRef is required: this provider needs its workspace before the OAuth flow',
+      in: 'body',
+      name: 'providerWorkspaceRef',
+    });
+  }
+  for (const input of provider.inputs ?? []) {
+    const metadata = body.providerMetadata;
+    const item = metadata && Object.hasOwn(metadata, input.name) ? metadata[input.name] : undefined;
+    const value = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).value : undefined;
+    if (typeof value !== 'string' || value.trim() === '') {
+      issues.push({
+        detail: `providerMetadata.${input.name}.value is required: ${input.displayName ?? input.name}, a non-empty string`,
+        in: 'body',
+        name: `providerMetadata.${input.name}`,
+      });
+    }
+  }
+  return issues;
+}
+
 function byCreateTime<T extends { createTime: string; id: string }>(a: T, b: T): number {
   return a.createTime.localeCompare(b.createTime) || a.id.localeCompare(b.id);
 }
@@ -142,6 +174,19 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
             value: body.provider,
           },
         ],
+      });
+    }
+    const missing = missingInputs(provider, body);
+    if (missing.length > 0) {
+      throw new HttpProblem({
+        status: 400,
+        type: PROBLEM_TYPES.validation,
+        title: 'Invalid request',
+        detail:
+          missing.length === 1
+            ? `${provider.displayName}: ${missing[0].detail}`
+            : `${provider.displayName}: ${missing.length} problems: ${missing.map((i) => i.detail).join('; ')}`,
+        issues: missing,
       });
     }
     if (body.providerAppId !== undefined) {
@@ -226,7 +271,7 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
   getProvider(ctx) {
     const provider = findProvider(ctx.path.provider);
     if (!provider) throw notFound(`no provider ${ctx.path.provider} in the catalog`);
-    return { status: 200, body: catalogInfo(provider) };
+    return { status: 200, body: catalogInfo(provider, ctx.publicOrigin) };
   },
 
   listConnections(ctx) {

@@ -4,6 +4,16 @@ import type { components } from '../shared/schema.js';
 
 export type ProviderCatalogInfo = components['schemas']['ProviderInfo'];
 
+/** An input a provider needs from the user before its consent page (metadata.input of the real catalog). */
+export interface ProviderInput {
+  /** The key of providerMetadata that carries it: `{ [name]: { value, source: 'input' } }`. */
+  name: string;
+  displayName?: string;
+  prompt?: string;
+  defaultValue?: string;
+  docsURL?: string;
+}
+
 export interface ProviderInfo {
   name: string;
   displayName: string;
@@ -16,6 +26,12 @@ export interface ProviderInfo {
   /** Whether oauth-connect needs providerWorkspaceRef (a subdomain, an instance...). */
   explicitWorkspaceRequired?: boolean;
   grantType?: 'authorizationCode' | 'authorizationCodePKCE';
+  /** What oauth-connect needs in providerMetadata (each item's `value`, non-empty). */
+  inputs?: readonly ProviderInput[];
+  /** What the connector learns itself once authorized (nothing for the user to type). */
+  postAuthentication?: readonly { name: string }[];
+  /** The colour of the icon the emulator serves for it (#rrggbb). */
+  color: string;
 }
 
 export const PROVIDERS: readonly ProviderInfo[] = [
@@ -24,10 +40,12 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     displayName: 'Salesforce',
     scopes: ['api', 'refresh_token'],
     baseURL: 'https://{{.workspace}}.my.salesforce.com',
-    authURL: 'https://{{.workspace}}.my.salesforce.com/services/oauth2/authorize',
-    tokenURL: 'https://{{.workspace}}.my.salesforce.com/services/oauth2/token',
+    // Its generic login serves any org; the org's own host is learnt once authorized.
+    authURL: 'https://login.salesforce.com/services/oauth2/authorize',
+    tokenURL: 'https://login.salesforce.com/services/oauth2/token',
     docsURL: 'https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_web_server_flow.htm',
-    explicitWorkspaceRequired: true,
+    postAuthentication: [{ name: 'workspace' }],
+    color: '#00a1e0',
   },
   {
     name: 'hubspot',
@@ -37,6 +55,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     authURL: 'https://app.hubspot.com/oauth/authorize',
     tokenURL: 'https://api.hubapi.com/oauth/v1/token',
     docsURL: 'https://developers.hubspot.com/docs/api/oauth-quickstart-guide',
+    color: '#ff7a59',
   },
   {
     name: 'slack',
@@ -45,6 +64,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://slack.com/api',
     authURL: 'https://slack.com/oauth/v2/authorize',
     tokenURL: 'https://slack.com/api/oauth.v2.access',
+    color: '#4a154b',
   },
   {
     name: 'notion',
@@ -53,6 +73,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://api.notion.com',
     authURL: 'https://api.notion.com/v1/oauth/authorize',
     tokenURL: 'https://api.notion.com/v1/oauth/token',
+    color: '#191919',
   },
   {
     name: 'google',
@@ -61,6 +82,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://www.googleapis.com',
     authURL: 'https://accounts.google.com/o/oauth2/v2/auth',
     tokenURL: 'https://oauth2.googleapis.com/token',
+    color: '#4285f4',
   },
   {
     name: 'microsoft',
@@ -69,6 +91,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://graph.microsoft.com',
     authURL: 'https://login.microsoftonline.com/common/oauth2/v2.0/authorize',
     tokenURL: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+    color: '#2f6fd6',
   },
   {
     name: 'zendesk',
@@ -78,6 +101,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     authURL: 'https://{{.workspace}}.zendesk.com/oauth/authorizations/new',
     tokenURL: 'https://{{.workspace}}.zendesk.com/oauth/tokens',
     explicitWorkspaceRequired: true,
+    color: '#03363d',
   },
   {
     name: 'linear',
@@ -86,6 +110,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://api.linear.app',
     authURL: 'https://linear.app/oauth/authorize',
     tokenURL: 'https://api.linear.app/oauth/token',
+    color: '#5e6ad2',
   },
   {
     name: 'asana',
@@ -94,6 +119,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://app.asana.com/api',
     authURL: 'https://app.asana.com/-/oauth_authorize',
     tokenURL: 'https://app.asana.com/-/oauth_token',
+    color: '#f06a6a',
   },
   {
     name: 'atlassian',
@@ -102,6 +128,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://api.atlassian.com',
     authURL: 'https://auth.atlassian.com/authorize',
     tokenURL: 'https://auth.atlassian.com/oauth/token',
+    color: '#0052cc',
   },
   {
     name: 'pipedrive',
@@ -110,6 +137,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://api.pipedrive.com',
     authURL: 'https://oauth.pipedrive.com/oauth/authorize',
     tokenURL: 'https://oauth.pipedrive.com/oauth/token',
+    color: '#1a1a1a',
   },
   {
     name: 'intercom',
@@ -118,6 +146,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://api.intercom.io',
     authURL: 'https://app.intercom.com/oauth',
     tokenURL: 'https://api.intercom.io/auth/eagle/token',
+    color: '#1f8ded',
   },
   {
     name: 'gong',
@@ -126,6 +155,7 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     baseURL: 'https://api.gong.io',
     authURL: 'https://app.gong.io/oauth2/authorize',
     tokenURL: 'https://app.gong.io/oauth2/generate-customer-token',
+    color: '#8039df',
   },
   {
     name: 'zoho',
@@ -135,6 +165,25 @@ export const PROVIDERS: readonly ProviderInfo[] = [
     authURL: 'https://accounts.zoho.com/oauth/v2/auth',
     tokenURL: 'https://accounts.zoho.com/oauth/v2/token',
     grantType: 'authorizationCode',
+    color: '#e42527',
+  },
+  {
+    name: 'netsuite',
+    displayName: 'NetSuite',
+    scopes: ['rest_webservices'],
+    baseURL: 'https://{{.accountId}}.suitetalk.api.netsuite.com',
+    authURL: 'https://{{.accountId}}.app.netsuite.com/app/login/oauth2/authorize.nl',
+    tokenURL: 'https://{{.accountId}}.suitetalk.api.netsuite.com/services/rest/auth/oauth2/v1/token',
+    docsURL: 'https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/section_157771733782.html',
+    inputs: [
+      {
+        name: 'accountId',
+        displayName: 'Account ID',
+        prompt: 'Your NetSuite account ID, as in your NetSuite address (1234567 in 1234567.app.netsuite.com).',
+        docsURL: 'https://docs.oracle.com/en/cloud/saas/netsuite/ns-online-help/article_162403305658.html',
+      },
+    ],
+    color: '#125580',
   },
 ];
 
@@ -142,8 +191,19 @@ export function findProvider(name: string): ProviderInfo | undefined {
   return PROVIDERS.find((p) => p.name === name);
 }
 
-/** What get-provider answers for a provider of the catalog. */
-export function catalogInfo(provider: ProviderInfo): ProviderCatalogInfo {
+/** Where the emulator serves a provider's icon (`dark` for a dark UI), on its own origin. */
+export function iconPath(provider: ProviderInfo, dark = false): string {
+  return `/media/${provider.name}${dark ? '-dark' : ''}.svg`;
+}
+
+/** What get-provider answers for a provider of the catalog; `origin` is where browsers reach the emulator. */
+export function catalogInfo(provider: ProviderInfo, origin: string): ProviderCatalogInfo {
+  const metadata = {
+    ...(provider.inputs ? { input: provider.inputs.map((item) => ({ ...item })) } : {}),
+    ...(provider.postAuthentication
+      ? { postAuthentication: provider.postAuthentication.map((item) => ({ ...item })) }
+      : {}),
+  };
   return {
     name: provider.name,
     displayName: provider.displayName,
@@ -168,6 +228,11 @@ export function catalogInfo(provider: ProviderInfo): ProviderCatalogInfo {
       explicitWorkspaceRequired: provider.explicitWorkspaceRequired ?? false,
       tokenMetadataFields: {},
     },
+    media: {
+      regular: { iconURL: `${origin}${iconPath(provider)}` },
+      darkMode: { iconURL: `${origin}${iconPath(provider, true)}` },
+    },
     labels: { emulated: 'true' },
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
   };
 }

@@ -419,7 +419,9 @@ export interface components {
             groupName?: string;
             /** @description defaults to consumerRef */
             consumerName?: string;
+            /** @description The provider workspace (e.g. a Zendesk subdomain). Required, non-empty, when the provider's oauth2Opts.explicitWorkspaceRequired is true: without it the answer is a 400 whose issue names providerWorkspaceRef. */
             providerWorkspaceRef?: string;
+            /** @description `{ "<name>": { "value": "...", "source": "input" } }`. Each item of the provider's metadata.input needs a non-empty string `value`: without it the answer is a 400 whose issue names providerMetadata.<name>. */
             providerMetadata?: {
                 [key: string]: unknown;
             };
@@ -531,6 +533,7 @@ export interface components {
             defaultModule: string;
             support: components["schemas"]["ProviderSupport"];
             oauth2Opts?: components["schemas"]["OAuth2Opts"];
+            /** @description Images of the provider; the darkMode ones are for a dark UI. */
             media?: {
                 regular?: components["schemas"]["ProviderMedia"];
                 darkMode?: components["schemas"]["ProviderMedia"];
@@ -538,15 +541,51 @@ export interface components {
             labels?: {
                 [key: string]: string;
             };
-            metadata?: {
+            metadata?: components["schemas"]["ProviderMetadataInfo"];
+        };
+        ProviderMedia: {
+            /**
+             * Format: uri
+             * @description a square icon
+             */
+            iconURL?: string;
+            /**
+             * Format: uri
+             * @description the provider's logo
+             */
+            logoURL?: string;
+        };
+        /** @description What a connection to the provider needs beyond the OAuth flow: `input` is what the user must give before oauth-connect (it goes in providerMetadata as `{ "<name>": { "value": "...", "source": "input" } }`); `postAuthentication` is what the connector fetches itself once authorized (nothing for the user to type). */
+        ProviderMetadataInfo: {
+            input?: components["schemas"]["MetadataItemInput"][];
+            postAuthentication?: components["schemas"]["MetadataItemPostAuthentication"][];
+        };
+        /** @description Metadata provided as manual input. */
+        MetadataItemInput: {
+            /** @description the key of providerMetadata that carries it */
+            name: string;
+            /** @description the label to show */
+            displayName?: string;
+            /** @description a hint on what to type */
+            prompt?: string;
+            /** @description the value to prefill */
+            defaultValue?: string;
+            /**
+             * Format: uri
+             * @description where to find the value
+             */
+            docsURL?: string;
+            /** @description The modules that need this input (all when omitted). */
+            moduleDependencies?: {
                 [key: string]: unknown;
             };
         };
-        ProviderMedia: {
-            /** Format: uri */
-            iconURL?: string;
-            /** Format: uri */
-            logoURL?: string;
+        /** @description Metadata the connector fetches itself after authentication. */
+        MetadataItemPostAuthentication: {
+            name: string;
+            moduleDependencies?: {
+                [key: string]: unknown;
+            };
         };
         ProviderSupport: {
             read: boolean;

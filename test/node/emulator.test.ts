@@ -475,10 +475,15 @@ describe('emulator', () => {
         provider: 'zendesk',
         groupRef: '<img src=x onerror=alert(1)>',
         consumerRef: '"><script>alert(1)</script>',
+        providerWorkspaceRef: '<svg onload=alert(2)>',
+        providerMetadata: { '<b>key</b>': { value: '<iframe src=x>' } },
       });
       const html = await (await fetch(url)).text();
       assert.ok(!html.includes('<img src=x'));
       assert.ok(!html.includes('<script>alert(1)'));
+      assert.ok(!html.includes('<svg onload'));
+      assert.ok(!html.includes('<b>key'));
+      assert.ok(!html.includes('<iframe'));
     });
 
     it('answers the URL as text/plain when asked to mimic the real service', async () => {

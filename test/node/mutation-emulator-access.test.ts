@@ -115,6 +115,35 @@ describe('emulator access rules held by mutation testing', () => {
     });
   });
 
+  describe('jwt.ts: a header or claims that are no JSON object (issue #23)', () => {
+    // JSON.parse accepts any JSON value: null once reached `.alg` and `.exp` and answered 500.
+    const NOT_OBJECTS: Array<[string, unknown]> = [
+      ['null', null],
+      ['a number', 5],
+      ['an array', [CLAIMS]],
+      ['a string', 'HS256'],
+      ['true', true],
+    ];
+
+    it('refuses with a 401 "not a JWT", never a 500, signed or not', async () => {
+      const rawJwt = (header: string, claims: string) => signed(`${header}.${claims}`);
+      for (const [what, value] of NOT_OBJECTS) {
+        const cases: Array<[string, string]> = [
+          [rawJwt(b64(value), b64(CLAIMS)), `header ${what}, signed`],
+          [`${b64(value)}.${b64(CLAIMS)}.x`, `header ${what}, unsigned`],
+          [rawJwt(b64(HS256), b64(value)), `claims ${what}, signed`],
+          [rawJwt(b64(value), b64(value)), `both ${what}`],
+        ];
+        for (const [token, why] of cases) {
+          const response = await invites(`Bearer ${token}`);
+          const problem = await problemOf(response, 401, why);
+          assert.equal(problem.detail, 'the Bearer token is not a JWT', why);
+          assert.equal(response.headers.get('www-authenticate'), 'Bearer error="invalid_token"', why);
+        }
+      }
+    });
+  });
+
   describe('auth.ts: credentials', () => {
     it('issues tokens for dev-user of org_demo by default, and for the sub and org asked', () => {
       const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
@@ -372,7 +401,8 @@ describe('emulator access rules held by mutation testing', () => {
     it('keeps the workspace and metadata of a connection when a later consent carries none', async () => {
       const id = await allow(
         await connect({
-          provider: 'zendesk',
+          // Slack needs no workspace (Zendesk does, so a later oauth-connect of its could not carry none).
+          provider: 'slack',
           groupRef: 'keep',
           providerWorkspaceRef: 'acme-desk',
           providerMetadata: { region: 'eu' },
@@ -380,7 +410,7 @@ describe('emulator access rules held by mutation testing', () => {
       );
       const url = await (await api(`/projects/demo/connections/${id}:oauth-update`, { method: 'PATCH' })).json();
       assert.equal(await allow(url), id);
-      assert.equal(await allow(await connect({ provider: 'zendesk', groupRef: 'keep' })), id);
+      assert.equal(await allow(await connect({ provider: 'slack', groupRef: 'keep' })), id);
       const connection = await (await api(`/projects/demo/connections/${id}`)).json();
       assert.equal(connection.providerWorkspaceRef, 'acme-desk');
       assert.deepEqual(connection.providerMetadata, { region: 'eu' });

@@ -68,10 +68,18 @@ function row(html: string, label: string): string {
   return shown(match[1]);
 }
 
-/** An absolute https URL (with `{{.workspace}}` filled in as a real subdomain would be). */
-function assertHttpsUrl(value: unknown, why: string): void {
+/** The names a provider's URLs may hold as `{{.name}}`: the workspace, and the inputs of its metadata. */
+function placeholdersOf(provider: { metadata?: { input?: Array<{ name: string }> } }): string[] {
+  return [WORKSPACE, ...(provider.metadata?.input ?? []).map((i) => `{{.${i.name}}}`)];
+}
+
+/** An absolute https URL (with `{{.workspace}}` and the given placeholders filled in as a real subdomain would be). */
+function assertHttpsUrl(value: unknown, why: string, placeholders = [WORKSPACE]): void {
   assert.equal(typeof value, 'string', why);
-  const url = new URL((value as string).replaceAll(WORKSPACE, 'acme'));
+  let filled = value as string;
+  for (const placeholder of placeholders) filled = filled.replaceAll(placeholder, 'acme');
+  assert.ok(!filled.includes('{{'), `${why}: ${value} holds only placeholders the provider asks for`);
+  const url = new URL(filled);
   assert.equal(url.protocol, 'https:', why);
   assert.ok(url.hostname.includes('.'), `${why}: ${value} names a host`);
 }
@@ -126,8 +134,12 @@ describe('the emulator catalog, seed data and pages held by mutation testing', (
       }
     });
 
+    // The OAuth flow's URLs need the workspace before the popup exactly when explicitWorkspaceRequired says so. The
+    // API's baseURL may also hold it when the connector learns it once authorized (metadata.postAuthentication names
+    // it: Salesforce's generic login serves any org, whose own host comes with the tokens).
     it('answers absolute https URLs, holding {{.workspace}} exactly when a workspace is required', async () => {
       let workspaceProviders = 0;
+      let learntAfter = 0;
       for (const name of README_PROVIDERS) {
         const provider = await json(`/providers/${name}`);
         const opts = provider.oauth2Opts;
@@ -137,13 +149,23 @@ describe('the emulator catalog, seed data and pages held by mutation testing', (
           ['tokenURL', opts.tokenURL],
         ];
         if (opts.docsURL !== undefined) urls.push(['docsURL', opts.docsURL]);
-        for (const [field, url] of urls) assertHttpsUrl(url, `${name} ${field}`);
-        assert.ok(!String(opts.docsURL ?? '').includes(WORKSPACE), `${name}: docs are the same for every workspace`);
-        const holdsWorkspace = urls.some(([, url]) => (url as string).includes(WORKSPACE));
-        assert.equal(opts.explicitWorkspaceRequired, holdsWorkspace, `${name}: explicitWorkspaceRequired`);
-        if (holdsWorkspace) workspaceProviders++;
+        for (const [field, url] of urls) assertHttpsUrl(url, `${name} ${field}`, placeholdersOf(provider));
+        assert.ok(!String(opts.docsURL ?? '').includes('{{'), `${name}: docs are the same for every workspace`);
+        const flowNeedsWorkspace = [opts.authURL, opts.tokenURL].some((url: string) => url.includes(WORKSPACE));
+        assert.equal(opts.explicitWorkspaceRequired, flowNeedsWorkspace, `${name}: explicitWorkspaceRequired`);
+        const afterAuth = (provider.metadata?.postAuthentication ?? []).some(
+          (i: { name: string }) => i.name === 'workspace',
+        );
+        assert.equal(
+          (provider.baseURL as string).includes(WORKSPACE),
+          flowNeedsWorkspace || afterAuth,
+          `${name}: baseURL holds the workspace exactly when the flow needs it or learns it`,
+        );
+        if (flowNeedsWorkspace) workspaceProviders++;
+        if (afterAuth) learntAfter++;
       }
       assert.ok(workspaceProviders > 0, 'some provider of the catalog lives on a workspace of its own');
+      assert.ok(learntAfter > 0, 'some provider of the catalog learns its workspace once authorized');
     });
 
     it('answers explicitScopesRequired false: oauth-connect takes no scopes (OAuthConnectRequest)', async () => {
@@ -191,6 +213,13 @@ describe('the emulator catalog, seed data and pages held by mutation testing', (
             groupRef: `catalog-${name}`,
             consumerRef: 'c',
             ...(provider.oauth2Opts.explicitWorkspaceRequired ? { providerWorkspaceRef: 'acme' } : {}),
+            ...(provider.metadata?.input
+              ? {
+                  providerMetadata: Object.fromEntries(
+                    provider.metadata.input.map((i: { name: string }) => [i.name, { value: '1', source: 'input' }]),
+                  ),
+                }
+              : {}),
           },
         });
         const page = await (await fetch(url)).text();
