@@ -66,11 +66,12 @@ export async function bundle({ write = true, external = [] } = {}) {
 /** What lit alone weighs when an element uses LitElement, html, css and nothing, built as the element is. */
 // What the element builds on (Lit's ReactiveElement and css), built the same way:
 // the difference to the element's bundle is the element's own share.
-export const LIT_BASELINE_NAME = 'lit baseline (ReactiveElement, css)';
+export const LIT_BASELINE_NAME = 'lit baseline (LitElement, html, css, decorators)';
 export function bundleLitBaseline() {
   return minifiedBuild({
     stdin: {
-      contents: "export { ReactiveElement, css } from '@lit/reactive-element';",
+      contents:
+        "export { LitElement, html, css, nothing } from 'lit'; export { property, state } from 'lit/decorators.js';",
       resolveDir: process.cwd(),
       loader: 'js',
     },

@@ -6,7 +6,10 @@
 import { gzipSync } from 'node:zlib';
 import { bundle, bundleLitBaseline, LIT_BASELINE_NAME } from './bundle.mjs';
 
+/** The hard cap: a bundle over it fails `npm run size` (and `npm test`). */
 export const BUDGET_GZIP = 15 * 1024;
+/** Issue #20's target for the element with everything at rest (LitElement and lit-html included): printed, not yet met. */
+export const TARGET_GZIP = 12 * 1024;
 
 const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
@@ -23,6 +26,11 @@ for (const [name, min, gz] of rows) {
 }
 const size = rows[0][2];
 console.log(`element's own share: ${size - rows[1][2]} bytes gzip; budget ${BUDGET_GZIP} bytes (${kb(BUDGET_GZIP)})`);
+console.log(
+  size > TARGET_GZIP
+    ? `target ${TARGET_GZIP} bytes (${kb(TARGET_GZIP)}): over by ${size - TARGET_GZIP} bytes`
+    : `target ${TARGET_GZIP} bytes (${kb(TARGET_GZIP)}): met`,
+);
 if (size > BUDGET_GZIP) {
   console.error(`over budget by ${size - BUDGET_GZIP} bytes`);
   process.exit(1);

@@ -177,7 +177,6 @@ export class ConnectProvider extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.setAttribute('state', this.state);
     this.#unsubscribe = onConnectionChange((key, change) => this.#heard(key, change));
     document.addEventListener('visibilitychange', this.#onVisibility);
   }
@@ -235,16 +234,25 @@ export class ConnectProvider extends LitElement {
     if (!this.endpoint || key !== endpointKey(this.endpoint) || isBusy(this.flow?.state ?? 'idle')) return;
     if ('removed' in change) {
       if (this.rest?.id === change.removed) this.rest = null;
-    } else if (pickConnection([change.connection], this.provider, this.connectionId)) this.rest = change.connection;
+    } else if (pickConnection([change.connection], this.provider, this.connectionId, this.providerWorkspaceRef))
+      this.rest = change.connection;
     this.#reflectStatus();
   }
 
   #load(list: Connection[] | null): void {
-    const found = list ? (pickConnection(list, this.provider, this.connectionId) ?? null) : undefined;
+    const found = list
+      ? (pickConnection(list, this.provider, this.connectionId, this.providerWorkspaceRef) ?? null)
+      : undefined;
     this.rest = found;
     this.#lastConnection = undefined;
     this.#reflectStatus();
     if (found !== undefined) this.#emit('connect-loaded', { connection: found });
+  }
+
+  /** Only a state other than the default is written on the host: server-rendered markup and the client agree. */
+  #reflectState(): void {
+    if (this.state === 'idle') this.removeAttribute('state');
+    else this.setAttribute('state', this.state);
   }
 
   #reflectStatus(): void {
@@ -337,6 +345,8 @@ export class ConnectProvider extends LitElement {
 
   #handleInput(event: Event): void {
     const input = event.target as HTMLInputElement;
+    // Only a changed value answers the notice (Chromium fires input on a focused empty field too).
+    if ((this.values[input.name] ?? '') === input.value) return;
     this.values = { ...this.values, [input.name]: input.value };
     this.notice = '';
   }
@@ -374,7 +384,7 @@ export class ConnectProvider extends LitElement {
         changed: () => {
           if (this.flow !== flow) return;
           // Reflected at once, so a listener reads the state that follows its event.
-          this.setAttribute('state', this.state);
+          this.#reflectState();
           if (flow.done) this.#ended(flow);
           this.requestUpdate();
         },
@@ -402,6 +412,7 @@ export class ConnectProvider extends LitElement {
       flow.withdraw();
       // Nothing happened: the element shows what it showed before.
       if (this.flow === flow) this.flow = previous;
+      this.#reflectState();
       return flow.promise;
     }
     // A listener of connect-start may have cancelled.
@@ -467,7 +478,7 @@ export class ConnectProvider extends LitElement {
     this.rest = null;
     this.#lastConnection = undefined;
     this.flow = undefined;
-    this.setAttribute('state', this.state);
+    this.#reflectState();
     this.#reflectStatus();
     announce(this.endpoint, { removed: connection.id });
     this.#emit('connect-disconnect', { connection });

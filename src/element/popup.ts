@@ -27,10 +27,10 @@ export function writePlaceholder(popup: Window, text: string): void {
   }
 }
 
-/** Whether the popup reads closed (a severed one reads closed too). */
+/** Whether there is a popup and it reads closed (a severed one reads closed too). A blocked popup is none. */
 export function isClosed(popup: Window | null): boolean {
   try {
-    return !popup || popup.closed;
+    return !!popup && popup.closed;
   } catch {
     return true;
   }

@@ -100,10 +100,18 @@ export function readProvider(
   return read;
 }
 
-/** The caller's connection the element shows: the one `connectionId` names, else the newest of the provider. */
-export function pickConnection(list: Connection[], provider: string, connectionId?: string): Connection | undefined {
+/**
+ * The caller's connection the element shows: the one `connectionId` names, else the newest of the provider (in the
+ * workspace, when the element names one).
+ */
+export function pickConnection(
+  list: Connection[],
+  provider: string,
+  connectionId?: string,
+  workspace?: string,
+): Connection | undefined {
   if (connectionId) return list.find((c) => c.id === connectionId);
   return list
-    .filter((c) => c.provider === provider)
+    .filter((c) => c.provider === provider && (!workspace || c.providerWorkspaceRef === workspace))
     .sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')))[0];
 }

@@ -206,7 +206,8 @@ describe('a connect flow', () => {
       expect(error.code).to.equal('cancelled');
       expect(w.types()).to.deep.equal(['connect-start']);
       expect(popups.popups).to.have.length(0);
-      expect(el.getAttribute('state')).to.equal('idle');
+      expect(el.state).to.equal('idle');
+      expect(el.hasAttribute('state')).to.equal(false);
     });
   });
 

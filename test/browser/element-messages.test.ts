@@ -3,7 +3,7 @@
 // (caller's group, the flow's provider or connection, changed since the flow
 // began); once the flow knows its connection, other IDs are ignored. Several
 // elements on one page never take over each other's flow.
-import { aTimeout, expect, fixture, html } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import {
@@ -55,30 +55,51 @@ describe('completion messages', () => {
   it('should ignore forged success claims from a trusted origin that the backend does not confirm', async () => {
     const tag = uniqueTag();
     const other = await seedConnection(group, 'hubspot', 'allow');
-    const old = await seedConnection(group, 'salesforce', 'allow');
     const el = (await fixture(
       html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
     )) as ConnectProvider;
+    await waitUntil(() => el.getAttribute('connection-status') === 'none', 'no connection-status');
     const w = watch(el);
     await userClick(el);
     const popup = await waitPopup(popups);
     await waitEvent(w, 'connect-popup');
-    const arrived = delivered(3);
-    // Another provider's connection of the same group; this provider's connection as it was before the flow;
-    // a failure no backend can confirm.
+    const arrived = delivered(2);
+    // Another provider's connection of the same group; a failure no backend can confirm.
     await postFromFrame(success(other));
-    await postFromFrame(success(old));
     await postFromFrame({ eventType: 'AUTHORIZATION_FAILED', data: { error: 'forged' } });
     await arrived;
     await aTimeout(300);
     const checked = (await serverLog(tag)).filter((r) => r.method === 'GET').map((r) => r.path);
-    expect(checked, 'the element asked the backend about both claims').to.include.members([
-      `/api/connect/connections/${other}`,
-      `/api/connect/connections/${old}`,
-    ]);
+    expect(checked, 'the element asked the backend about the claim').to.include(`/api/connect/connections/${other}`);
     expect(w.types(), 'nothing taken over').to.deep.equal(['connect-start', 'connect-popup']);
     expect(el.state).to.equal('authorizing');
-    // The real consent: the platform updates this group's salesforce connection, which now counts.
+    await answerConsent(popup, 'allow');
+    const end = await ended(w);
+    expect(end.type).to.equal('connect-success');
+    expect(end.detail.connection.provider).to.equal('salesforce');
+  });
+
+  it('should ignore, when reconnecting, claims of other IDs and of its own connection unchanged since the flow began', async () => {
+    const tag = uniqueTag();
+    const other = await seedConnection(group, 'hubspot', 'allow');
+    const old = await seedConnection(group, 'salesforce', 'allow');
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="salesforce" poll-interval="100"></connect-provider>`,
+    )) as ConnectProvider;
+    // At rest it found the caller's salesforce connection: the click reconnects it.
+    await waitUntil(() => el.getAttribute('connection-status') === 'working', 'no connection-status');
+    const w = watch(el);
+    await userClick(el);
+    const popup = await waitPopup(popups);
+    await waitEvent(w, 'connect-popup');
+    const arrived = delivered(2);
+    await postFromFrame(success(other));
+    await postFromFrame(success(old));
+    await arrived;
+    await aTimeout(300);
+    const checked = (await serverLog(tag)).filter((r) => r.method === 'GET').map((r) => r.path);
+    expect(checked, 'another ID is not even asked about').to.not.include(`/api/connect/connections/${other}`);
+    expect(w.types(), 'nothing taken over').to.deep.equal(['connect-start', 'connect-popup']);
     await answerConsent(popup, 'allow');
     await waitEvent(w, 'connect-connection');
     const arrivedLate = delivered(1);

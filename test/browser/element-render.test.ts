@@ -28,7 +28,8 @@ describe('<connect-provider> rendering', () => {
     expect(button(el).tagName).to.equal('BUTTON');
     expect(button(el).type).to.equal('button');
     expect(button(el).textContent!.trim()).to.equal('Connect Salesforce');
-    expect(el.getAttribute('state')).to.equal('idle');
+    expect(el.state).to.equal('idle');
+    expect(el.hasAttribute('state'), 'the default state is not written on the host').to.equal(false);
     expect(status(el).getAttribute('role')).to.equal('status');
     await expect(el).to.be.accessible();
   });
@@ -160,7 +161,7 @@ describe('<connect-provider> rendering', () => {
     el.cancel();
     await ended(w);
     await el.updateComplete;
-    expect(button(el).textContent, 'after the flow: the new provider').to.equal('Connect Hubspot');
+    expect(button(el).textContent, 'after the flow: the new provider, by its displayName').to.equal('Connect HubSpot');
   });
 
   it('should fire events that bubble and cross shadow roots', async () => {
