@@ -488,6 +488,7 @@ export class ConnectProvider extends LitElement {
   #status(): { text: string; tone: 'error' | 'success' | '' } {
     const flow = this.flow;
     if (this.notice) return { text: this.notice, tone: 'error' };
+    if (this.confirming) return { text: this.#text('confirmDisconnect'), tone: '' };
     if (flow && flow.state !== 'idle' && flow.state !== 'working') {
       const code = flow.error?.code;
       const status = flow.error?.problem?.status;
@@ -514,7 +515,6 @@ export class ConnectProvider extends LitElement {
       const tone = flow.state === 'error' || flow.state === 'bad_credentials' ? 'error' : '';
       return { text: this.#text(key, flow.provider), tone };
     }
-    if (this.confirming) return { text: this.#text('confirmDisconnect'), tone: '' };
     const rest = this.rest;
     if (rest?.status === 'bad_credentials') return { text: this.#text('needsReconnect'), tone: 'error' };
     if (rest || flow?.state === 'working') return { text: this.#text('working', flow?.provider), tone: 'success' };
@@ -544,7 +544,7 @@ export class ConnectProvider extends LitElement {
               name=${field.name}
               required
               autocomplete="off"
-              pattern=${field.workspace ? WORKSPACE_REF_PATTERN : nothing}
+              pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
               .value=${
                 this.values[field.name] ??
                 this.info?.metadata?.input?.find((i) => i.name === field.name)?.defaultValue ??
@@ -561,8 +561,8 @@ export class ConnectProvider extends LitElement {
         part="button"
         type="button"
         ?disabled=${this.disabled && !busy}
-        aria-disabled=${String(busy || this.disabled)}
-        aria-busy=${String(busy)}
+        aria-disabled=${busy || this.disabled ? 'true' : 'false'}
+        aria-busy=${busy ? 'true' : 'false'}
         @click=${this.#handleClick}
       >${
         isAllowedUrl(icon) ? html`<img part="icon" alt="" src=${icon} width="20" height="20" />` : nothing

@@ -156,7 +156,7 @@ describe('completion messages', () => {
       html`<connect-provider endpoint="/fixture/old-failure" provider="slack" message-origins=${location.origin}></connect-provider>`,
     )) as ConnectProvider;
     const w = watch(el);
-    // A failure from a trusted origin that is not the popup, before the popup's own (it waits 300 ms):
+    // A failure from a trusted origin that is not the popup, before the popup's own (it waits 1 s):
     // no backend can confirm a failure, so it is ignored.
     await userClick(el);
     await waitEvent(w, 'connect-popup');

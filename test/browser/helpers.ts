@@ -189,10 +189,12 @@ export async function seedConnection(
   group: string,
   provider = 'hubspot',
   decision = 'allow_bad_credentials',
+  { consumer, workspace }: { consumer?: string; workspace?: string } = {},
 ): Promise<string> {
-  return (
-    await (await fetch(`/__test__/seed-connection?group=${group}&provider=${provider}&decision=${decision}`)).json()
-  ).connectionId;
+  const query = new URLSearchParams({ group, provider, decision });
+  if (consumer) query.set('consumer', consumer);
+  if (workspace) query.set('workspace', workspace);
+  return (await (await fetch(`/__test__/seed-connection?${query}`)).json()).connectionId;
 }
 
 /** The element's shadow button. */

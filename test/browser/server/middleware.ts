@@ -37,7 +37,9 @@ function authorize(request: Request) {
   const sid = /(?:^|;\s*)sid=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
   if (!sid) return null;
   if (sid === 'mallory') return { groupRef: 'other', consumerRef: 'mallory' };
-  return { groupRef: sid, consumerRef: `user-${sid}`, consumerName: `User ${sid}` };
+  // sid=<group>~<user>: a coworker, another user of the same group.
+  const [group, user = group] = sid.split('~');
+  return { groupRef: group, consumerRef: `user-${user}`, consumerName: `User ${user}` };
 }
 
 let handler: ReturnType<typeof createConnectHandler> | undefined;
@@ -121,9 +123,22 @@ const pendingPolls: number[] = [];
 const PENDING_CONNECTION = sampleConnection({ id: 'conn_pending', provider: 'slack', status: 'created' });
 
 /** Drives the emulator's consent page as a user would, server-side, to seed a connection. */
-async function seedConnection(origin: string, group: string, provider: string, decision: string): Promise<string> {
+async function seedConnection(
+  origin: string,
+  group: string,
+  provider: string,
+  decision: string,
+  consumer = group,
+  workspace?: string,
+): Promise<string> {
   const client = createPlatformClient({ baseUrl: `${origin}/v1`, apiKey: emulator.apiKey });
-  const url = await client.oauthConnect({ projectId: 'demo', provider, groupRef: group, consumerRef: `user-${group}` });
+  const url = await client.oauthConnect({
+    projectId: 'demo',
+    provider,
+    groupRef: group,
+    consumerRef: `user-${consumer}`,
+    ...(workspace ? { providerWorkspaceRef: workspace } : {}),
+  });
   const id = /\/consent\/([^/?]+)/.exec(url)![1];
   const post = await emulator.handle(
     new Request(url, {
@@ -175,6 +190,8 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       String(ctx.query.group),
       String(ctx.query.provider ?? 'hubspot'),
       String(ctx.query.decision ?? 'allow_bad_credentials'),
+      typeof ctx.query.consumer === 'string' ? ctx.query.consumer : undefined,
+      typeof ctx.query.workspace === 'string' ? ctx.query.workspace : undefined,
     );
     return json(ctx, { connectionId: id });
   }
@@ -222,7 +239,7 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
   if (path === '/__test__/post-failure') {
     // A callback page that reports a failure in the older form (data.message).
     ctx.type = 'text/html';
-    ctx.body = `<!doctype html><script>setTimeout(() => window.opener.postMessage({ eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } }, '*'), 300)</script>`;
+    ctx.body = `<!doctype html><script>setTimeout(() => window.opener.postMessage({ eventType: 'AUTHORIZATION_FAILED', data: { message: 'old form' } }, '*'), 1000)</script>`;
     return;
   }
   if (path === '/__test__/close-soon') {

@@ -1,0 +1,136 @@
+// What the user reads: each outcome in plain words that say what happened and
+// what to do, the provider named everywhere a string asks for it, and a
+// button that always has a name. The developer's detail stays in the events.
+import { aTimeout, expect, fixture, html } from '@open-wc/testing';
+import '../../src/index.js';
+import type { ConnectProvider } from '../../src/index.js';
+import { button, ended, freshSessionEachTest, userClick, waitEvent, watch, type CapturedPopups } from './helpers.js';
+
+const status = (el: ConnectProvider) => el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!.textContent;
+
+async function make(
+  template = html`<connect-provider endpoint="/api/connect" provider="salesforce"></connect-provider>`,
+) {
+  const el = (await fixture(template)) as ConnectProvider;
+  await el.updateComplete;
+  return el;
+}
+
+/** Records console.warn (the boundary under test) while fn runs. */
+async function warnings(fn: () => Promise<void>): Promise<string[]> {
+  const real = console.warn;
+  const seen: string[] = [];
+  console.warn = (...args: unknown[]) => void seen.push(args.join(' '));
+  try {
+    await fn();
+  } finally {
+    console.warn = real;
+  }
+  return seen;
+}
+
+describe('<connect-provider> texts', () => {
+  let popups: CapturedPopups;
+  freshSessionEachTest((session) => ({ popups } = session));
+
+  it('should ask a signed-out user to sign in (a 401), keeping http_error and the problem in the event', async () => {
+    document.cookie = 'sid=; path=/; max-age=0';
+    const el = await make();
+    const w = watch(el);
+    await userClick(el);
+    const end = await ended(w);
+    expect(end.detail.code).to.equal('http_error');
+    expect(end.detail.problem.status).to.equal(401);
+    await el.updateComplete;
+    expect(status(el)).to.equal('Please sign in to connect Salesforce.');
+  });
+
+  it('should say a mis-cased provider cannot be connected here, and warn once naming it', async () => {
+    let el!: ConnectProvider;
+    const seen = await warnings(async () => {
+      el = await make(html`<connect-provider endpoint="/api/connect" provider="Hubspot"></connect-provider>`);
+      const w = watch(el);
+      await userClick(el);
+      await ended(w);
+      await el.updateComplete;
+    });
+    expect(status(el)).to.equal('Hubspot cannot be connected here.');
+    const named = seen.filter((s) => s.includes('"Hubspot"'));
+    expect(named, seen.join('\n')).to.have.length(1);
+  });
+
+  it('should say the sign-in was cancelled, and no longer that the popup was blocked', async () => {
+    const el = await make();
+    const w = watch(el);
+    el.start().catch(() => {});
+    await waitEvent(w, 'connect-popup-blocked');
+    await el.updateComplete;
+    expect(status(el)).to.equal('The browser blocked the sign-in window.');
+    el.cancel();
+    await ended(w);
+    await el.updateComplete;
+    expect(status(el)).to.equal('The sign-in was cancelled.');
+    expect(popups.popups).to.have.length(0);
+  });
+
+  it('should name the provider in every place a string asks for it', async () => {
+    const el = await make(html`<connect-provider endpoint="/api/connect" provider="slack"></connect-provider>`);
+    el.strings = { connect: '{provider}: connect {provider}' };
+    await el.updateComplete;
+    expect(button(el).textContent).to.equal('Slack: connect Slack');
+  });
+
+  it('should keep an accessible name when strings.connect is empty', async () => {
+    const el = await make(html`<connect-provider endpoint="/api/connect" provider="slack"></connect-provider>`);
+    el.strings = { connect: '' };
+    await el.updateComplete;
+    expect(button(el).textContent!.trim()).to.not.equal('');
+    await expect(el).to.be.accessible();
+  });
+
+  it('should end a 503 with a long Retry-After at once, in words that do not blame the network', async () => {
+    // The boundary under test: a backend in maintenance.
+    const real = window.fetch;
+    window.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+      init?.method === 'POST'
+        ? Promise.resolve(
+            new Response(JSON.stringify({ status: 503, title: 'Service Unavailable', detail: 'maintenance' }), {
+              status: 503,
+              headers: { 'content-type': 'application/problem+json', 'retry-after': '600' },
+            }),
+          )
+        : real(input, init)) as typeof fetch;
+    try {
+      const el = await make();
+      const w = watch(el);
+      const started = performance.now();
+      await userClick(el);
+      const end = await ended(w, 4000);
+      expect(end.detail.code).to.equal('network_error');
+      expect(end.detail.problem.detail).to.equal('maintenance');
+      expect(performance.now() - started, 'no wait of 600 s, nor of a long budget').to.be.below(3000);
+      await el.updateComplete;
+      expect(status(el)).to.equal('Connecting is not available right now. Please try again later.');
+      expect(
+        popups.popups.every((p) => p.closed),
+        'no blank popup left',
+      ).to.equal(true);
+    } finally {
+      window.fetch = real;
+    }
+  });
+
+  it('should say the provider did not confirm in time when verification, not the sign-in, took too long', async () => {
+    const el = await make(
+      html`<connect-provider endpoint="/fixture/pending" provider="slack" timeout="1500" poll-interval="100"></connect-provider>`,
+    );
+    const w = watch(el);
+    await userClick(el);
+    await waitEvent(w, 'connect-connection');
+    const end = await ended(w, 5000);
+    expect(end.detail.code).to.equal('timeout');
+    await el.updateComplete;
+    expect(status(el)).to.equal('Slack did not confirm the connection in time. Please try again.');
+    await aTimeout(10);
+  });
+});
