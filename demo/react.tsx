@@ -1,10 +1,9 @@
 import { useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ConnectProvider } from 'connect-provider/react';
-import { entry, PROVIDERS, renderHeader, type TimelineEntry } from './shared.js';
+import { entry, INTEGRATIONS, renderHeader, ZENDESK_STRINGS, type TimelineEntry } from './shared.js';
 
 function App() {
-  const [provider, setProvider] = useState('salesforce');
   const [lines, setLines] = useState<TimelineEntry[]>([]);
   const log = useCallback((source: string) => (event: Event) => setLines((all) => [entry(source, event), ...all]), []);
   const handlers = (source: string) => ({
@@ -16,44 +15,40 @@ function App() {
     onConnectSuccess: log(source),
     onConnectError: log(source),
     onConnectCancel: log(source),
+    onConnectLoaded: log(source),
+    onConnectDisconnect: log(source),
   });
   return (
     <main>
-      <div className="column">
-        <section className="card">
-          <h2>Connect an account</h2>
-          <p>Pick a provider, click, and answer the consent page in the popup.</p>
-          <div className="row">
-            <label htmlFor="provider">Provider</label>
-            <select id="provider" value={provider} onChange={(e) => setProvider(e.target.value)}>
-              {PROVIDERS.map((p) => (
-                <option key={p}>{p}</option>
-              ))}
-            </select>
-          </div>
-          <ConnectProvider id="connect" endpoint="/api/connect" provider={provider} {...handlers('connect')} />
-        </section>
-        <section className="card">
-          <h2>
-            Reconnect <code>conn_demo</code>
-          </h2>
-          <p>Acme's HubSpot connection has bad credentials. Only Acme's users may reconnect it.</p>
-          <ConnectProvider
-            id="reconnect"
-            endpoint="/api/connect"
-            provider="hubspot"
-            connectionId="conn_demo"
-            {...handlers('reconnect')}
-          />
-        </section>
-      </div>
+      <section className="card">
+        <h2>Integrations</h2>
+        <p>Connect the tools your team uses. Each row reads your connection before you click.</p>
+        <ul className="integrations">
+          {INTEGRATIONS.map(({ provider, name, about }) => (
+            <li key={provider}>
+              <div className="about">
+                <strong>{name}</strong>
+                <span>{about}</span>
+              </div>
+              <ConnectProvider
+                id={provider}
+                endpoint="/api/connect"
+                provider={provider}
+                disconnectable
+                strings={provider === 'zendesk' ? ZENDESK_STRINGS : {}}
+                {...handlers(provider)}
+              />
+            </li>
+          ))}
+        </ul>
+      </section>
       <section className="card">
         <h2>Event timeline</h2>
-        <p>Every event the elements fire, through the wrapper's on&lt;Event&gt; props.</p>
+        <p>Every event the elements fire, through the wrapper&apos;s on&lt;Event&gt; props, newest first.</p>
         <ol className="timeline" id="timeline">
           {lines.length === 0 && <li className="empty">No events yet.</li>}
           {lines.map((line) => (
-            <li key={line.id} className={line.tone} data-event={line.type}>
+            <li key={line.id} className={line.tone} data-event={line.type} data-source={line.source}>
               <span className="time">{line.time}</span>
               <span className="source">{line.source}</span>
               <span className="type">{line.type}</span>

@@ -1,5 +1,6 @@
-// What the three demo pages share: the header with the user switch, and the
-// way the event timeline describes an event.
+// What the three demo pages share: the integrations the settings page lists,
+// the header with the user switch, and the way the event timeline describes an
+// event.
 
 export const EVENTS = [
   'connect-start',
@@ -10,9 +11,21 @@ export const EVENTS = [
   'connect-success',
   'connect-error',
   'connect-cancel',
+  'connect-loaded',
+  'connect-disconnect',
 ] as const;
 
-export const PROVIDERS = ['salesforce', 'hubspot', 'slack', 'notion', 'google', 'zendesk', 'linear'];
+/** The settings page's rows: each is a <connect-provider> for one provider. */
+export const INTEGRATIONS = [
+  { provider: 'salesforce', name: 'Salesforce', about: 'Sync accounts and opportunities.' },
+  { provider: 'hubspot', name: 'HubSpot', about: 'Keep contacts and deals in step.' },
+  { provider: 'slack', name: 'Slack', about: 'Post alerts to your channels.' },
+  { provider: 'zendesk', name: 'Zendesk', about: 'Turn support tickets into tasks.' },
+  { provider: 'netsuite', name: 'NetSuite', about: 'Send invoices to your ERP.' },
+] as const;
+
+/** Zendesk's input is its subdomain: the element's `strings` name it so. */
+export const ZENDESK_STRINGS = { workspace: 'Zendesk subdomain' };
 
 export interface TimelineEntry {
   id: number;
@@ -31,7 +44,13 @@ export function entry(source: string, event: Event): TimelineEntry {
   const detail = (event as CustomEvent).detail ?? {};
   const type = event.type;
   const tone =
-    type === 'connect-success' ? 'ok' : type === 'connect-error' ? 'bad' : type === 'connect-cancel' ? 'muted' : 'info';
+    type === 'connect-success'
+      ? 'ok'
+      : type === 'connect-error'
+        ? 'bad'
+        : type === 'connect-cancel' || type === 'connect-loaded' || type === 'connect-disconnect'
+          ? 'muted'
+          : 'info';
   return {
     id: next++,
     time: `${((performance.now() - started) / 1000).toFixed(2)} s`,

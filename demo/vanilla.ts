@@ -1,19 +1,16 @@
 import 'connect-provider';
 import type { ConnectProvider } from 'connect-provider';
-import { entry, EVENTS, PROVIDERS, renderHeader } from './shared.js';
+import { entry, EVENTS, renderHeader, ZENDESK_STRINGS } from './shared.js';
 
-await renderHeader('vanilla');
-
-const connect = document.querySelector<ConnectProvider>('#connect')!;
-const select = document.querySelector<HTMLSelectElement>('#provider')!;
-for (const provider of PROVIDERS) select.add(new Option(provider, provider));
-select.addEventListener('change', () => (connect.provider = select.value));
+// Listeners first, synchronously: each element reads its connection as soon as it is defined.
+// `strings` is a property only: Zendesk's input is named for what it is, a subdomain.
+document.querySelector<ConnectProvider>('#zendesk')!.strings = ZENDESK_STRINGS;
 
 const timeline = document.querySelector('#timeline')!;
 for (const el of document.querySelectorAll<ConnectProvider>('connect-provider')) {
   for (const type of EVENTS) {
     el.addEventListener(type, (event) => {
-      const line = entry(el.dataset.source!, event);
+      const line = entry(el.provider, event);
       timeline.querySelector('.empty')?.remove();
       const li = document.createElement('li');
       li.className = line.tone;
@@ -34,3 +31,5 @@ for (const el of document.querySelectorAll<ConnectProvider>('connect-provider'))
     });
   }
 }
+
+await renderHeader('vanilla');

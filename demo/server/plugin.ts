@@ -1,9 +1,14 @@
 // The demo's backend, inside Vite's dev server: the platform emulator on its
 // own port (so the popup is cross-origin, as with the real service), the
-// connect handler at /api/connect, and a pretend sign-in at /api/session.
-// With PLATFORM_API_KEY set, the handler targets the real platform instead.
+// connect handler at /api/connect (with disconnect allowed: the settings
+// pages offer it), and a pretend sign-in at /api/session. At start the
+// emulator gets a working Slack connection for Ada (group acme), made through
+// its own API and consent page, beside the seed's HubSpot conn_demo in
+// bad_credentials. With PLATFORM_API_KEY set, the handler targets the real
+// platform instead, and nothing is seeded.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Plugin, ViteDevServer } from 'vite';
+import { createPlatformClient } from '../../src/api/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import { createConnectHandler, toNodeListener, type ConnectUser } from '../../src/server/index.js';
 
@@ -24,6 +29,29 @@ export const USERS: Record<string, ConnectUser & { label: string }> = {
     consumerName: 'Otto Other',
   },
 };
+
+/**
+ * Connects `provider` for `user` the way a person would, through the emulator's own API: oauth-connect gives the
+ * consent link, and the consent page's form answers Allow. The connection reads `working` after the verify delay.
+ */
+async function connectThroughConsent(baseUrl: string, apiKey: string, user: ConnectUser, provider: string) {
+  const platform = createPlatformClient({ baseUrl, apiKey });
+  const consent = await platform.oauthConnect({
+    projectId: 'demo',
+    provider,
+    groupRef: user.groupRef,
+    groupName: user.groupName,
+    consumerRef: user.consumerRef,
+    consumerName: user.consumerName,
+  });
+  const answer = await fetch(consent, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'decision=allow',
+    redirect: 'manual',
+  });
+  if (answer.status !== 303) throw new Error(`the emulator's consent page answered ${answer.status}`);
+}
 
 function userOf(cookie: string | null | undefined): string {
   const id = /(?:^|;\s*)demo_user=(\w+)/.exec(cookie ?? '')?.[1];
@@ -64,6 +92,7 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
         baseUrl = info.baseUrl;
         project = 'demo';
         apiKey = emulator.apiKey;
+        await connectThroughConsent(baseUrl, apiKey, USERS.ada, 'slack');
         server.httpServer?.once('close', () => void emulator?.close());
       }
       const platform = real
@@ -73,6 +102,7 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
         apiKey,
         baseUrl,
         project,
+        allowDisconnect: true,
         authorize: (request) => USERS[userOf(request.headers.get('cookie'))],
       });
       const connect = toNodeListener(handler);
@@ -101,7 +131,7 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
         setTimeout(
           () =>
             server.config.logger.info(
-              `  platform: ${platform}${real ? '' : ` (API key ${apiKey}, seed project "demo")`}`,
+              `  platform: ${platform}${real ? '' : ` (API key ${apiKey}, seed project "demo"; Ada's Slack connected)`}`,
             ),
           50,
         );
