@@ -68,18 +68,32 @@ describe('the provider route', () => {
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/json');
     // The emulator's catalog also sends baseURL, defaultModule, support, labels and oauth2Opts' URLs: none of it here.
+    const origin = new URL(baseUrl).origin;
     assert.deepEqual(await response.json(), {
       name: 'salesforce',
       displayName: 'Salesforce',
       authType: 'oauth2',
-      oauth2Opts: { explicitWorkspaceRequired: true },
+      // The emulator serves its icons itself, on its loopback origin: a loopback platform's http URLs are kept.
+      media: {
+        regular: { iconURL: `${origin}/media/salesforce.svg` },
+        darkMode: { iconURL: `${origin}/media/salesforce-dark.svg` },
+      },
+      // Salesforce's generic login serves any org: no workspace needed.
+      oauth2Opts: { explicitWorkspaceRequired: false },
     });
     assert.deepEqual(await (await get(handler, '/providers/slack/')).json(), {
       name: 'slack',
       displayName: 'Slack',
       authType: 'oauth2',
+      media: {
+        regular: { iconURL: `${origin}/media/slack.svg` },
+        darkMode: { iconURL: `${origin}/media/slack-dark.svg` },
+      },
       oauth2Opts: { explicitWorkspaceRequired: false },
     });
+    // Zendesk needs its subdomain before the consent page can open.
+    const zendesk = (await (await get(handler, '/providers/zendesk')).json()) as { oauth2Opts: unknown };
+    assert.deepEqual(zendesk.oauth2Opts, { explicitWorkspaceRequired: true });
   });
 
   it('asks the platform once per provider, concurrent first requests sharing the call', async () => {
