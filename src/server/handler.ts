@@ -440,7 +440,14 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     }
   }
 
+  /** Every answer, whatever its status: no browser reads it as anything but its content type. */
   async function answer(request: Request, aborted: () => boolean): Promise<Answer> {
+    const answered = await route(request, aborted);
+    answered.headers['x-content-type-options'] = 'nosniff';
+    return answered;
+  }
+
+  async function route(request: Request, aborted: () => boolean): Promise<Answer> {
     let cors: Record<string, string> = {};
     try {
       const badHost = hostProblem(request);
