@@ -127,13 +127,36 @@ export function normalizeProblem(body: unknown, status: number): Problem & { sta
 }
 
 const MAX_TEXT_DETAIL = 500;
+/** How much of an error answer's body is read: a problem is small; the rest is not read at all. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-/** Reads an error answer into a ProblemError, whatever its body. */
+/** The body's first `max` bytes as text; the rest is never read (the stream is cancelled). Throws if unreadable. */
+async function boundedText(response: Response, max: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const chunk = value.byteLength > max - size ? value.subarray(0, max - size) : value;
+    size += chunk.byteLength;
+    text += decoder.decode(chunk, { stream: true });
+    if (size >= max) {
+      await reader.cancel().catch(() => {});
+      break;
+    }
+  }
+  return text + decoder.decode();
+}
+
+/** Reads an error answer into a ProblemError, whatever its body (of which at most MAX_ERROR_BODY_BYTES are read). */
 export async function problemFromResponse(response: Response): Promise<ProblemError> {
   const contentType = response.headers.get('content-type') ?? '';
   let text = '';
   try {
-    text = await response.text();
+    text = await boundedText(response, MAX_ERROR_BODY_BYTES);
   } catch {
     // body unreadable (connection dropped mid-body): the status still says enough
   }
@@ -149,8 +172,9 @@ export async function problemFromResponse(response: Response): Promise<ProblemEr
     if (body === undefined && text.trim()) problem.detail = text.trim().slice(0, MAX_TEXT_DETAIL);
   } else {
     problem = normalizeProblem(undefined, response.status);
+    // A tag ends at the first > or at the next <: linear, whatever the text (a run of < never rescans).
     const plain = text
-      .replace(/<[^>]*>/g, ' ')
+      .replace(/<[^<>]*>/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
     if (plain) problem.detail = plain.slice(0, MAX_TEXT_DETAIL);

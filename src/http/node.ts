@@ -255,6 +255,9 @@ export function writeAnswer(answer: Answer, res: ServerResponse, req?: IncomingM
   res.end(answer.body ?? undefined);
 }
 
+/** What the listener's own answers carry, as the connect handler's do. */
+const NOSNIFF = { 'x-content-type-options': 'nosniff' } as const;
+
 /** Wraps a Web-standard handler as a Node listener (also usable as Connect/Express middleware). */
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
   if (typeof handler !== 'function') {
@@ -282,7 +285,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       request = lazyRequest(req, res);
     } catch (error) {
       const detail = error instanceof RequestTargetError ? error.message : 'the request could not be read';
-      writeAnswer(problemAnswer({ status: 400, detail }), res, req);
+      writeAnswer(problemAnswer({ status: 400, detail }, NOSNIFF), res, req);
       return;
     }
     const failed = (error: unknown) => {
@@ -291,7 +294,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         return;
       }
       // Internal: the handler itself should never throw; answer a bare 500 without the error's text.
-      writeAnswer(problemAnswer({ status: 500, detail: 'the server failed to answer' }), res, req);
+      writeAnswer(problemAnswer({ status: 500, detail: 'the server failed to answer' }, NOSNIFF), res, req);
     };
     if (answer) {
       answer(request, () => clientGone(res))

@@ -33,22 +33,35 @@ function hostsOf(request: Request): Set<string> {
 }
 
 /**
+ * The request's own scheme where it is known: X-Forwarded-Proto's first value (behind a proxy), else https when the
+ * request URL is https. An http URL without it may be a proxy that ended TLS and said nothing: unknown.
+ */
+function schemeOf(request: Request): 'http:' | 'https:' | undefined {
+  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0].trim().toLowerCase();
+  if (forwarded === 'http' || forwarded === 'https') return `${forwarded}:`;
+  return new URL(request.url).protocol === 'https:' ? 'https:' : undefined;
+}
+
+/**
  * Decides whether a request may be served. Browsers mark every request with
  * Sec-Fetch-Site and (for non-GET, and cross-origin GET) Origin; server-side
  * callers send neither and are let through, since they hold no user's cookies.
  */
 export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdict {
   const origin = request.headers.get('origin');
-  const site = request.headers.get('sec-fetch-site');
+  const site = request.headers.get('sec-fetch-site')?.toLowerCase() ?? null;
   if (origin !== null && origin !== 'null') {
     if (policy.allowedOrigins.has(origin)) return { ok: true, corsOrigin: origin };
-    let originHost: string;
+    let parsed: URL;
     try {
-      originHost = new URL(origin).host.toLowerCase();
+      parsed = new URL(origin);
     } catch {
       return { ok: false, reason: 'the Origin header is not a valid origin' };
     }
-    if (!hostsOf(request).has(originHost)) return { ok: false, reason: `requests from ${origin} are not allowed` };
+    // The whole origin: its host, and its scheme where the request's own is known.
+    const scheme = schemeOf(request);
+    if (!hostsOf(request).has(parsed.host.toLowerCase()) || (scheme !== undefined && parsed.protocol !== scheme))
+      return { ok: false, reason: `requests from ${origin} are not allowed` };
     if (site === 'cross-site') return { ok: false, reason: 'cross-site requests are not allowed' };
     return { ok: true };
   }

@@ -63,6 +63,9 @@ function matchRoute(pathname: string): RouteMatch | null {
   return null;
 }
 
+/** How long the browser may take to send its whole body (408 after). */
+export const BODY_DEADLINE_MS = 10_000;
+
 /** How long a provider's info is served from the handler's memory, and how many providers it holds at most. */
 export const PROVIDER_CACHE = { ttlMs: 10 * 60 * 1000, maxEntries: 500 } as const;
 
@@ -277,7 +280,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
    */
   async function readBody(request: Request, aborted: () => boolean): Promise<unknown> {
     try {
-      return await readJsonBody(request, bodyLimit);
+      return await readJsonBody(request, bodyLimit, { deadlineMs: BODY_DEADLINE_MS });
     } catch (error) {
       if (error instanceof HttpProblem || !(aborted() || isClientGone(error))) throw error;
       throw new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request body was cut off' });
@@ -440,7 +443,14 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     }
   }
 
+  /** Every answer, whatever its status: no browser reads it as anything but its content type. */
   async function answer(request: Request, aborted: () => boolean): Promise<Answer> {
+    const answered = await route(request, aborted);
+    answered.headers['x-content-type-options'] = 'nosniff';
+    return answered;
+  }
+
+  async function route(request: Request, aborted: () => boolean): Promise<Answer> {
     let cors: Record<string, string> = {};
     try {
       const badHost = hostProblem(request);

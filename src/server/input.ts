@@ -2,6 +2,7 @@
 // path, each checked and bounded, so nothing a browser sends reaches the
 // platform unchecked or makes the handler fail.
 import { HttpProblem } from '../http/problem.js';
+import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
 import { HANDLER_PROBLEM_TYPES } from './upstream.js';
 
 /** Control characters, which no ID or provider name holds. */
@@ -9,6 +10,16 @@ import { HANDLER_PROBLEM_TYPES } from './upstream.js';
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 const HINTS = ['providerWorkspaceRef', 'providerAppId'] as const;
+
+/** What each hint must be: a workspace is templated into the provider's hostnames; an app ID is an ID. */
+const HINT_RULES = {
+  providerWorkspaceRef: {
+    valid: isWorkspaceRef,
+    detail:
+      'must be a hostname label: letters, digits, hyphens and dots, at most 253, starting and ending with a letter or digit',
+  },
+  providerAppId: { valid: isProviderAppId, detail: 'must be an ID: letters, digits, _ and -, at most 128' },
+} as const;
 const IGNORED_HINTS = ['groupRef', 'groupName', 'consumerRef', 'consumerName'] as const;
 export const MAX_FIELD_LENGTH = 512;
 
@@ -84,7 +95,9 @@ export function parseConnectBody(body: unknown, providers: ReadonlySet<string> |
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') throw invalid(key, 'must be a string', value);
     if (value.length > MAX_FIELD_LENGTH) throw invalid(key, 'is too long');
-    if (value !== '') fields[key] = value;
+    if (value === '') continue;
+    if (!HINT_RULES[key].valid(value)) throw invalid(key, HINT_RULES[key].detail, value);
+    fields[key] = value;
   }
   for (const key of IGNORED_HINTS) {
     const value = body[key];

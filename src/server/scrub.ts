@@ -11,6 +11,12 @@ export interface Scrubber {
 
 const REDACTED = '[redacted]';
 const MAX_TEXT = 500;
+/**
+ * Bounds of the work on one text: the key is looked for in its first SCAN_TEXT characters (plus the longest form of
+ * the key, so a key that starts before the cut is hidden whole), and everything after SCAN_TEXT is dropped; the
+ * other rules then see at most KEEP_TEXT characters. Every pattern is linear, so a text of any size costs the same.
+ */
+export const SCRUB_LIMITS = { scanText: 8192, keepText: 4096 } as const;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -84,19 +90,22 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
   const portRe = url.port
     ? new RegExp(`(?:(?::|%3a)|(?<![\\d.]))${port}(?!\\d)`, 'gi')
     : new RegExp(`(?::|%3a)${port}(?!\\d)`, 'gi');
-  // Any absolute URL, whatever its scheme; and a stack frame or file position.
-  const urlRe = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
+  // The longest text a form of the key can take: what the scan reads past its cut.
+  const margin = Math.max(...loose.map((f) => f.length), ...exact.map((f) => f.length));
+  // Any absolute URL, whatever its scheme: it starts where a run of scheme characters starts (not inside one, so each
+  // run is read once: linear).
+  const urlRe = /(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*/gi;
   // A stack frame (`at fn (/path/file.js:1:2)`, `at new X (<anonymous>)`, `at node:internal/x:3:4`) or a bare file
-  // position, on its own line or not.
+  // position, on its own line or not. A path starts a token (after whitespace, a parenthesis or the start), never
+  // inside one, so each token is read once: linear.
   const stackRe =
-    /(?:\bat\s+(?:async\s+)?(?:new\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?:file:\/\/|node:|(?<![:/])\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?(?:\)|(?=\s|$))|\bat\s+(?:async\s+)?(?:new\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
+    /(?:\bat\s+(?:async\s+)?(?:new\s+)?(?:[\w$.<>[\]]+(?:\s\[as [\w$]+\])?\s+)?)?\(?(?<![^\s()])(?:file:\/\/|node:|\/|[A-Za-z]:\\)[^\s()]*:\d+(?::\d+)?(?:\)|(?=\s|$))|\bat\s+(?:async\s+)?(?:new\s+)?[\w$.<>]+\s+\((?:native|index \d+|<anonymous>)\)/g;
 
-  function hide(text: string): string {
+  /** The key hidden, in the text's first SCRUB_LIMITS.scanText characters (the rest dropped). */
+  function withoutKey(text: string): string {
+    // Bounded before any pattern reads it; the margin holds the whole of a key that starts before the cut.
     // eslint-disable-next-line no-control-regex -- control characters (but tab and newline) are what this removes
-    let out = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
-    // Frames first, so a frame's file:// URL goes with its frame; a position must end its token, so a URL's
-    // :port is no line number.
-    out = out.replace(stackRe, ' ').replace(urlRe, '[url]');
+    const out = text.slice(0, SCRUB_LIMITS.scanText + margin).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
     // Mark every position a secret covers, then replace each marked run once.
     const marks = new Uint8Array(out.length);
     for (const re of [looseRe, exactRe]) {
@@ -108,7 +117,8 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
       }
     }
     let result = '';
-    for (let i = 0; i < out.length; i++) {
+    const end = Math.min(out.length, SCRUB_LIMITS.scanText);
+    for (let i = 0; i < end; i++) {
       if (marks[i]) {
         result += REDACTED;
         while (i + 1 < out.length && marks[i + 1]) i++;
@@ -116,6 +126,15 @@ export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
         result += out[i];
       }
     }
+    return result;
+  }
+
+  function hide(text: string): string {
+    // The key first, on a bounded slice; then the rest on at most keepText characters.
+    let result = withoutKey(text).slice(0, SCRUB_LIMITS.keepText);
+    // Frames before URLs, so a frame's file:// URL goes with its frame; a position must end its token, so a URL's
+    // :port is no line number.
+    result = result.replace(stackRe, ' ').replace(urlRe, '[url]');
     result = result.replace(portRe, ` ${REDACTED}`);
     result = result.replace(/\s{2,}/g, ' ').trim();
     return result.length > MAX_TEXT ? `${result.slice(0, MAX_TEXT - 1)}…` : result;

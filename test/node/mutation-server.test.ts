@@ -197,15 +197,18 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
     it('bounds provider and each hint at 512 characters, and forwards what fits', { timeout: 10_000 }, async () => {
       const handler = make();
       const long = 'p'.repeat(512);
+      // The hints fit their own rules (a hostname label of 253 at most, an ID of 128 at most: provider-hints tests).
+      const workspace = 'w'.repeat(253);
+      const app = 'a'.repeat(128);
       assert.equal(
-        (await connect(handler, { provider: long, providerWorkspaceRef: long, providerAppId: long })).status,
+        (await connect(handler, { provider: long, providerWorkspaceRef: workspace, providerAppId: app })).status,
         200,
       );
       assert.deepEqual(sent(), {
         projectId: 'demo',
         provider: long,
-        providerWorkspaceRef: long,
-        providerAppId: long,
+        providerWorkspaceRef: workspace,
+        providerAppId: app,
         groupRef: 'acme',
         consumerRef: 'user-ada',
       });
@@ -488,19 +491,20 @@ describe('the connect handler, rule by rule (mutation testing of src/server)', (
         platform.reply = () =>
           problemReply(400, {
             issues: [
-              { in: 'body', name: 'providerWorkspaceRef', detail: 'bad', value: `ws ${host}` },
+              { in: 'body', name: 'providerMetadata.region', detail: 'bad', value: `ws ${host}` },
               { in: 'body', name: 'providerAppId', detail: 'bad', value: 'app-1' },
             ],
           });
+        // (A providerWorkspaceRef holding a space or a colon never reaches the platform: provider-hints tests.)
         const problem = await problemOf(
           await call(handler, '/oauth-connect', {
             method: 'POST',
-            body: { provider: 'slack', providerWorkspaceRef: `ws ${host}`, providerAppId: 'app-1' },
+            body: { provider: 'slack', providerMetadata: { region: `ws ${host}` }, providerAppId: 'app-1' },
           }),
           400,
         );
         assert.deepEqual(problem.issues, [
-          { detail: 'bad', in: 'body', name: 'providerWorkspaceRef' },
+          { detail: 'bad', in: 'body', name: 'providerMetadata.region' },
           { detail: 'bad', in: 'body', name: 'providerAppId', value: 'app-1' },
         ]);
       },
