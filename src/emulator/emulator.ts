@@ -10,7 +10,7 @@ import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } 
 import { toNodeListener, type NodeListener } from '../http/node.js';
 import { createAuth, type TokenRequest } from './auth.js';
 import { handleCallback, handleConsent, PROBLEM_TYPES, type Env } from './consent.js';
-import { addCorsHeaders, corsPolicy, preflight } from './cors.js';
+import { addCorsHeaders, corsPolicy, describeCors, preflight } from './cors.js';
 import { jsonDepth, LIMITS, limitIssues } from './limits.js';
 import { loadContract, type OperationInfo } from './openapi.js';
 import { handlers, type OperationContext, type OperationId } from './operations.js';
@@ -38,7 +38,11 @@ export interface EmulatorOptions {
   jwtSecret?: string;
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
-  /** Origins allowed to call the emulator from a browser (CORS). Default '*': any, since auth is by header. */
+  /**
+   * Origins allowed to call the emulator from a browser (CORS); `'*'` (alone or in the list) is any. Default: with
+   * the default API key (public knowledge), loopback origins only (http(s)://localhost, *.localhost, 127.x, [::1],
+   * any port) and no private-network access; with a key of one's own, any origin.
+   */
   corsOrigins?: readonly string[] | '*';
   /** The clock (for tests). */
   now?: () => Date;
@@ -64,6 +68,11 @@ export interface Emulator {
   close(): Promise<void>;
   /** The API key X-Api-Key must carry. */
   readonly apiKey: string;
+  /**
+   * The origins CORS answers, as the start banner says them: '*' (any), the listed origins joined by ', ', or, by
+   * default with the default key, a text starting 'loopback only'.
+   */
+  readonly corsOrigins: string;
   /** A Bearer token for org_demo, valid for 30 days. */
   readonly bearerToken: string;
   /** Issues a Bearer JWT (HS256) that the emulator accepts. */
@@ -75,6 +84,9 @@ export interface Emulator {
   /** Resolves once every change so far is in the data file (at once without one). */
   flush(): Promise<void>;
 }
+
+/** The API key of every emulator started without one: public knowledge, so CORS answers only loopback origins. */
+export const DEFAULT_API_KEY = 'dev-api-key';
 
 /** Path prefixes the emulator serves; the Node listener passes anything else to next(). */
 const OWN_PATHS = ['/v1/', '/search/v1/', '/consent/'];
@@ -115,7 +127,7 @@ function toResponse(answer: AnyAnswer, urlFormat: 'json' | 'text'): Response {
 }
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
-  const apiKey = options.apiKey ?? 'dev-api-key';
+  const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   if (apiKey === '') throw new TypeError('connect-provider emulator: apiKey must not be empty');
   const verifyDelayMs = options.verifyDelay ?? 1500;
   if (!Number.isFinite(verifyDelayMs) || verifyDelayMs < 0) {
@@ -136,7 +148,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       throw new TypeError('connect-provider emulator: publicUrl is an http(s) URL');
     publicUrl = parsed.origin;
   }
-  const cors = corsPolicy(options.corsOrigins);
+  const cors = corsPolicy(options.corsOrigins, apiKey === DEFAULT_API_KEY);
   const contract = loadContract();
 
   let state: EmulatorState;
@@ -321,6 +333,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return info;
     },
     apiKey,
+    corsOrigins: describeCors(cors),
     bearerToken: auth.issueToken(),
     issueToken: auth.issueToken,
     flush: () => writer?.flush() ?? Promise.resolve(),
