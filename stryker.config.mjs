@@ -48,6 +48,7 @@ export const AREAS = {
       'test/node/emulator-robustness.test.ts',
       'test/node/emulator-provider-inputs.test.ts',
       'test/node/emulator-cors-loopback.test.ts',
+      'test/node/emulator-bounded-problems.test.ts',
       'test/node/openapi.test.ts',
       'test/node/mutation-emulator*.test.ts',
     ],

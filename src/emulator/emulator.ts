@@ -6,12 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { statusTitle } from '../shared/problem.js';
-import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
+import {
+  HttpProblem,
+  jsonResponse,
+  pathnameOf,
+  problemResponse,
+  readJsonBody,
+  type ProblemInit,
+} from '../http/problem.js';
 import { toNodeListener, type NodeListener } from '../http/node.js';
 import { createAuth, type TokenRequest } from './auth.js';
 import { handleCallback, handleConsent, PROBLEM_TYPES, type Env } from './consent.js';
 import { addCorsHeaders, corsPolicy, describeCors, preflight } from './cors.js';
-import { jsonDepth, LIMITS, limitIssues } from './limits.js';
+import { boundIssue, cut, jsonDepth, LIMITS, limitIssues } from './limits.js';
 import { loadContract, type OperationInfo } from './openapi.js';
 import { handlers, type OperationContext, type OperationId } from './operations.js';
 import { handleMedia, isMediaPath } from './media.js';
@@ -111,6 +118,14 @@ function originOf(host: string, port: number): string {
 
 /** Where a request arrived, set by the Node listener from its socket (not from its headers). */
 const arrivedAt = new WeakMap<Request, string>();
+
+/** A problem whose detail and issues are bounded (LIMITS), whatever raised it: no answer echoes a request whole. */
+function bounded(init: ProblemInit): ProblemInit {
+  const out: ProblemInit = { ...init };
+  if (typeof init.detail === 'string') out.detail = cut(init.detail, LIMITS.problemDetailChars);
+  if (Array.isArray(init.issues)) out.issues = init.issues.slice(0, LIMITS.problemIssues).map(boundIssue);
+  return out;
+}
 
 /** Any operation's answer, as the dispatcher sees it. */
 type AnyAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
@@ -229,18 +244,28 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     }
     const url = new URL(request.url);
     const params = op.validateParams(match.params, url.searchParams);
-    const issues = [...params.issues, ...op.validateBody(body)];
-    if (issues.length === 0) issues.push(...limitIssues(op.operationId, body));
+    const checked = op.validateBody(body);
+    const issues = [...params.issues, ...checked.issues];
+    let total = params.issues.length + checked.total;
+    if (issues.length === 0) {
+      issues.push(...limitIssues(op.operationId, body));
+      total = issues.length;
+    }
     if (issues.length > 0) {
+      // At most LIMITS.problemIssues issues, each bounded: no request makes a problem much larger than itself.
+      const shown = issues.slice(0, LIMITS.problemIssues).map(boundIssue);
+      const details = shown.map((i) => i.detail).join('; ');
+      let detail: string;
+      if (!checked.complete) detail = `the body is checked up to its first problem, being large: ${details}`;
+      else if (total === 1) detail = shown[0].detail;
+      else if (total > shown.length) detail = `${total} problems, the first ${shown.length}: ${details}`;
+      else detail = `${total} problems: ${details}`;
       throw new HttpProblem({
         status: 400,
         type: PROBLEM_TYPES.validation,
         title: 'Invalid request',
-        detail:
-          issues.length === 1
-            ? issues[0].detail
-            : `${issues.length} problems: ${issues.map((i) => i.detail).join('; ')}`,
-        issues,
+        detail,
+        issues: shown,
       });
     }
     // The one place an operationId from the document meets its typed handler; openapi.test.ts
@@ -300,7 +325,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       } else {
         const instance = pathname === undefined ? {} : { instance: `${publicOrigin(request)}${pathname}` };
         response = problemResponse(
-          { ...problem.init, ...instance, time: now().toISOString(), requestId },
+          { ...bounded(problem.init), ...instance, time: now().toISOString(), requestId },
           problem.headers,
         );
       }
