@@ -49,6 +49,7 @@ export const AREAS = {
       'test/node/emulator-provider-inputs.test.ts',
       'test/node/emulator-cors-loopback.test.ts',
       'test/node/emulator-bounded-problems.test.ts',
+      'test/node/emulator-durability.test.ts',
       'test/node/openapi.test.ts',
       'test/node/mutation-emulator*.test.ts',
     ],

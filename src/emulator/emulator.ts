@@ -24,14 +24,24 @@ import { handlers, type OperationContext, type OperationId } from './operations.
 import { handleMedia, isMediaPath } from './media.js';
 import { errorPage } from './pages.js';
 import { seedState } from './seed.js';
-import { readStateFile, removeStrayTemps, stateWriter, writeStateFile, type EmulatorState } from './store.js';
+import {
+  lockDataFile,
+  readStateFile,
+  removeStrayTemps,
+  stateWriter,
+  writeStateFile,
+  type EmulatorState,
+} from './store.js';
 
 export interface EmulatorOptions {
   /** The key X-Api-Key must carry (default `dev-api-key`). */
   apiKey?: string;
   /** Milliseconds from consent to the connection turning working / bad_credentials (default 1500). */
   verifyDelay?: number;
-  /** Keep state in this JSON file across restarts (written atomically, in the background). Default: memory only. */
+  /**
+   * Keep state in this JSON file across restarts (written atomically; a change is on disk before its answer; one
+   * emulator per file, by an exclusive lock). Default: memory only.
+   */
   dataFile?: string;
   /**
    * The origin browsers reach the emulator at, for the URLs it hands out (consent links, problems' `instance`,
@@ -168,12 +178,19 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
 
   let state: EmulatorState;
   const dataFile = options.dataFile;
-  if (dataFile) {
-    removeStrayTemps(dataFile);
-    state = readStateFile(dataFile) ?? seedState();
-    writeStateFile(dataFile, state);
-  } else {
-    state = seedState();
+  // One emulator per data file: a second one is refused (EmulatorDataError) before it touches the file.
+  const unlock = dataFile ? lockDataFile(dataFile) : undefined;
+  try {
+    if (dataFile) {
+      removeStrayTemps(dataFile);
+      state = readStateFile(dataFile) ?? seedState();
+      writeStateFile(dataFile, state);
+    } else {
+      state = seedState();
+    }
+  } catch (error) {
+    unlock?.();
+    throw error;
   }
   const writer = dataFile
     ? stateWriter(dataFile, (error) =>
@@ -193,7 +210,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     return publicUrl ?? listening ?? arrivedAt.get(request) ?? new URL(request.url).origin;
   }
 
-  let dirty = false;
+  /** The requests that changed the state: each is answered once its change is on disk. */
+  const changedBy = new WeakSet<Request>();
   function env(request: Request): Env {
     return {
       state,
@@ -201,9 +219,27 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       publicOrigin: publicOrigin(request),
       verifyDelayMs,
       changed: () => {
-        dirty = true;
+        changedBy.add(request);
       },
     };
+  }
+
+  /** Saves a change the request made before it is answered; a 503 problem when it could not be saved. */
+  async function persist(request: Request): Promise<void> {
+    if (!writer || !changedBy.has(request)) return;
+    changedBy.delete(request);
+    try {
+      await writer.save(state);
+    } catch {
+      throw new HttpProblem(
+        {
+          status: 503,
+          detail: `the change was made in memory but could not be saved to the data file ${dataFile}; the next change tries again`,
+          retryable: true,
+        },
+        { 'retry-after': '1' },
+      );
+    }
   }
 
   async function handleApi(request: Request, subPath: string, server: 'base' | 'search'): Promise<Response> {
@@ -310,7 +346,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     let response: Response;
     try {
       response = await route(request);
+      await persist(request);
     } catch (error) {
+      // A change made before a refusal is saved too, though its answer claims none.
+      await persist(request).catch(() => {});
       let problem: HttpProblem;
       if (error instanceof HttpProblem) {
         problem = error;
@@ -329,10 +368,6 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
           problem.headers,
         );
       }
-    }
-    if (dirty) {
-      dirty = false;
-      writer?.save(state);
     }
     response.headers.set('x-request-id', requestId);
     return addCorsHeaders(request, response, cors);
@@ -386,6 +421,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         });
       }
       await writer?.flush();
+      unlock?.();
     },
   };
 }
