@@ -309,7 +309,12 @@ export interface StateWriter {
  * save's promise settles with the write that holds it; a failed write is
  * reported, and the next change tries again.
  */
-export function stateWriter(file: string, onError: (error: unknown) => void): StateWriter {
+export function stateWriter(
+  file: string,
+  onError: (error: unknown) => void,
+  /** How one write is made (tests count them): temp file, fsync, rename, fsync of the folder. */
+  write: (file: string, text: string) => Promise<void> = writeStateFileAsync,
+): StateWriter {
   let pending: EmulatorState | undefined;
   let waiting: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   let running: Promise<void> | undefined;
@@ -322,7 +327,7 @@ export function stateWriter(file: string, onError: (error: unknown) => void): St
       const batch = waiting;
       waiting = [];
       try {
-        await writeStateFileAsync(file, text);
+        await write(file, text);
         for (const waiter of batch) waiter.resolve();
       } catch (error) {
         onError(error);

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmulator, EmulatorDataError } from '../../src/emulator/index.js';
-import { lockPathOf } from '../../src/emulator/store.js';
+import { seedState } from '../../src/emulator/seed.js';
+import { lockPathOf, stateWriter } from '../../src/emulator/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emulator-durability-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -58,6 +59,31 @@ describe('emulator durability: answered means on disk', () => {
     } finally {
       await emulator.close();
     }
+  });
+
+  it('makes one write (one fsync) of saves asked for together, and one more of those asked for during it', async () => {
+    const writes: string[] = [];
+    let finish: () => void = () => {};
+    const writer = stateWriter(
+      join(dir, 'counted.json'),
+      () => {},
+      async (_file, text) => {
+        writes.push(text);
+        await new Promise<void>((resolve) => (finish = resolve));
+      },
+    );
+    const state = seedState();
+    const first = Array.from({ length: 10 }, () => writer.save(state));
+    while (writes.length === 0) await new Promise((r) => setImmediate(r));
+    assert.equal(writes.length, 1, 'ten saves of one turn share a write');
+    const during = Array.from({ length: 10 }, () => writer.save(state));
+    finish();
+    await Promise.all(first);
+    while (writes.length === 1) await new Promise((r) => setImmediate(r));
+    finish();
+    await Promise.all(during);
+    assert.equal(writes.length, 2, 'ten saves asked for during a write share the next one');
+    await writer.flush();
   });
 
   it('answers 503, not 201, when the change could not be saved', async () => {
