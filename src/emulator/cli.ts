@@ -13,7 +13,9 @@ const USAGE = `usage: connect-provider-emulator [options]
   --url-format F      json (default, as the spec) or text (as the real service)
   --public-url URL    origin browsers reach the emulator at, for the URLs it hands out
                       (default: the address it listens on; never a request's Host header)
-  --cors-origin O     allow browser calls from origin O only (repeatable; default: any origin)
+  --cors-origin O     allow browser calls from origin O (repeatable; * for any). Default: with the
+                      default API key, loopback origins only (localhost, *.localhost, 127.x, [::1]);
+                      with an --api-key of your own, any origin
   --token-secret S    secret that signs Bearer JWTs, 16+ characters
                       (default: a random one, kept in the --data file)
   --help              this text`;
@@ -78,6 +80,7 @@ try {
   console.log(`search url: ${info.searchUrl}`);
   console.log(`api key: ${emulator.apiKey}`);
   console.log(`bearer token: ${emulator.bearerToken}`);
+  console.log(`cors origins: ${emulator.corsOrigins === '*' ? 'any (*)' : emulator.corsOrigins}`);
   console.log(`project: proj_demo (name demo), org: org_demo${values.data ? `, data: ${values.data}` : ''}`);
   // close() waits for the data file's last write.
   const stop = () => {

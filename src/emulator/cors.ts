@@ -1,22 +1,53 @@
 // CORS, so a browser SDK on another origin can call the emulator directly (as
 // the platform's own SDK calls the real service). Auth is by header, never by
-// cookie, so any origin is allowed by default; `corsOrigins` narrows that.
+// cookie; but the default API key is public knowledge, so with it the emulator
+// answers only loopback origins (a page on the internet must not drive the
+// emulator on a developer's machine) and never grants Chromium's private-network
+// access. `corsOrigins` (--cors-origin; '*' for any) or a key of one's own opens more.
 import { HttpProblem } from '../http/problem.js';
+import { isLoopbackHost } from '../shared/url.js';
 
-/** '*' (any origin) or the exact origins allowed. */
-export type CorsPolicy = '*' | ReadonlySet<string>;
+/** The origins CORS answers, and whether a page outside the private network may reach the emulator. */
+export interface CorsPolicy {
+  /** '*' (any origin), 'loopback' (http(s) on localhost, *.localhost, 127.x, [::1]) or the exact origins. */
+  origins: '*' | 'loopback' | ReadonlySet<string>;
+  /** Whether a preflight asking for private-network access (Chromium) is granted it. */
+  privateNetwork: boolean;
+}
 
+/** The text the start banner shows for the origins CORS answers. */
+export const LOOPBACK_DESCRIPTION =
+  'loopback only (http(s)://localhost, *.localhost, 127.x.x.x, [::1], any port); --cors-origin opens more';
+
+/** Whether an Origin header names an http(s) origin on a loopback host. */
+export function isLoopbackOrigin(origin: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  return (
+    (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+    parsed.origin === origin.toLowerCase().replace(/\/$/, '') &&
+    isLoopbackHost(parsed.hostname)
+  );
+}
 /** Headers a script may read from the emulator's answers. */
 const EXPOSED = 'x-request-id, location, retry-after, www-authenticate, allow';
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const PREFLIGHT_MAX_AGE_S = '600';
 
-/** Checks and normalizes the allowed origins: each is scheme://host[:port], as a browser sends it. */
-export function corsPolicy(origins: readonly string[] | '*' | undefined): CorsPolicy {
-  if (origins === undefined || origins === '*') return '*';
+/**
+ * The policy: the origins given (checked and normalized: each is scheme://host[:port], as a browser sends it;
+ * '*' is any), else any origin with an API key of one's own, else (the default key) loopback origins only.
+ */
+export function corsPolicy(origins: readonly string[] | '*' | undefined, defaultKey: boolean): CorsPolicy {
+  if (origins === undefined) return defaultKey ? { origins: 'loopback', privateNetwork: false } : ANY;
+  if (origins === '*') return ANY;
   const out = new Set<string>();
   for (const origin of origins) {
-    if (origin === '*') return '*';
+    if (origin === '*') return ANY;
     let parsed: URL;
     try {
       parsed = new URL(origin);
@@ -32,20 +63,31 @@ export function corsPolicy(origins: readonly string[] | '*' | undefined): CorsPo
     }
     out.add(parsed.origin);
   }
-  return out;
+  return { origins: out, privateNetwork: true };
+}
+
+const ANY: CorsPolicy = { origins: '*', privateNetwork: true };
+
+/** What the start banner says of the policy. */
+export function describeCors(policy: CorsPolicy): string {
+  if (policy.origins === '*') return '*';
+  if (policy.origins === 'loopback') return LOOPBACK_DESCRIPTION;
+  return [...policy.origins].join(', ');
 }
 
 function allows(policy: CorsPolicy, origin: string | null): boolean {
-  return policy === '*' || (origin !== null && policy.has(origin));
+  if (policy.origins === '*') return true;
+  if (origin === null) return false;
+  return policy.origins === 'loopback' ? isLoopbackOrigin(origin) : policy.origins.has(origin);
 }
 
 function allowOrigin(policy: CorsPolicy, origin: string | null, headers: Headers): void {
-  if (policy === '*') {
+  if (policy.origins === '*') {
     headers.set('access-control-allow-origin', '*');
     return;
   }
   headers.append('vary', 'Origin');
-  if (origin !== null && policy.has(origin)) headers.set('access-control-allow-origin', origin);
+  if (allows(policy, origin)) headers.set('access-control-allow-origin', origin!);
 }
 
 /** The answer to a CORS preflight, or undefined when the request is not one. */
@@ -73,8 +115,9 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
     vary: 'Access-Control-Request-Method, Access-Control-Request-Headers',
   });
   if (asked.length > 0) headers.set('access-control-allow-headers', asked.join(', '));
-  // Chromium's Private Network Access asks this of loopback servers.
-  if (request.headers.get('access-control-request-private-network') === 'true')
+  // Chromium's Private Network Access asks this of loopback servers, for a page outside the private network:
+  // granted only where the emulator was opened on purpose (never with the default key's loopback policy).
+  if (policy.privateNetwork && request.headers.get('access-control-request-private-network') === 'true')
     headers.set('access-control-allow-private-network', 'true');
   allowOrigin(policy, origin, headers);
   return new Response(null, { status: 204, headers });

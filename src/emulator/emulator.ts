@@ -6,25 +6,42 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { statusTitle } from '../shared/problem.js';
-import { HttpProblem, jsonResponse, pathnameOf, problemResponse, readJsonBody } from '../http/problem.js';
+import {
+  HttpProblem,
+  jsonResponse,
+  pathnameOf,
+  problemResponse,
+  readJsonBody,
+  type ProblemInit,
+} from '../http/problem.js';
 import { toNodeListener, type NodeListener } from '../http/node.js';
 import { createAuth, type TokenRequest } from './auth.js';
 import { handleCallback, handleConsent, PROBLEM_TYPES, type Env } from './consent.js';
-import { addCorsHeaders, corsPolicy, preflight } from './cors.js';
-import { jsonDepth, LIMITS, limitIssues } from './limits.js';
+import { addCorsHeaders, corsPolicy, describeCors, preflight } from './cors.js';
+import { boundIssue, cut, jsonDepth, LIMITS, limitIssues } from './limits.js';
 import { loadContract, type OperationInfo } from './openapi.js';
 import { handlers, type OperationContext, type OperationId } from './operations.js';
 import { handleMedia, isMediaPath } from './media.js';
 import { errorPage } from './pages.js';
 import { seedState } from './seed.js';
-import { readStateFile, removeStrayTemps, stateWriter, writeStateFile, type EmulatorState } from './store.js';
+import {
+  lockDataFile,
+  readStateFile,
+  removeStrayTemps,
+  stateWriter,
+  writeStateFile,
+  type EmulatorState,
+} from './store.js';
 
 export interface EmulatorOptions {
   /** The key X-Api-Key must carry (default `dev-api-key`). */
   apiKey?: string;
   /** Milliseconds from consent to the connection turning working / bad_credentials (default 1500). */
   verifyDelay?: number;
-  /** Keep state in this JSON file across restarts (written atomically, in the background). Default: memory only. */
+  /**
+   * Keep state in this JSON file across restarts (written atomically; a change is on disk before its answer; one
+   * emulator per file, by an exclusive lock). Default: memory only.
+   */
   dataFile?: string;
   /**
    * The origin browsers reach the emulator at, for the URLs it hands out (consent links, problems' `instance`,
@@ -38,7 +55,11 @@ export interface EmulatorOptions {
   jwtSecret?: string;
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
-  /** Origins allowed to call the emulator from a browser (CORS). Default '*': any, since auth is by header. */
+  /**
+   * Origins allowed to call the emulator from a browser (CORS); `'*'` (alone or in the list) is any. Default: with
+   * the default API key (public knowledge), loopback origins only (http(s)://localhost, *.localhost, 127.x, [::1],
+   * any port) and no private-network access; with a key of one's own, any origin.
+   */
   corsOrigins?: readonly string[] | '*';
   /** The clock (for tests). */
   now?: () => Date;
@@ -64,6 +85,11 @@ export interface Emulator {
   close(): Promise<void>;
   /** The API key X-Api-Key must carry. */
   readonly apiKey: string;
+  /**
+   * The origins CORS answers, as the start banner says them: '*' (any), the listed origins joined by ', ', or, by
+   * default with the default key, a text starting 'loopback only'.
+   */
+  readonly corsOrigins: string;
   /** A Bearer token for org_demo, valid for 30 days. */
   readonly bearerToken: string;
   /** Issues a Bearer JWT (HS256) that the emulator accepts. */
@@ -75,6 +101,9 @@ export interface Emulator {
   /** Resolves once every change so far is in the data file (at once without one). */
   flush(): Promise<void>;
 }
+
+/** The API key of every emulator started without one: public knowledge, so CORS answers only loopback origins. */
+export const DEFAULT_API_KEY = 'dev-api-key';
 
 /** Path prefixes the emulator serves; the Node listener passes anything else to next(). */
 const OWN_PATHS = ['/v1/', '/search/v1/', '/consent/'];
@@ -100,6 +129,14 @@ function originOf(host: string, port: number): string {
 /** Where a request arrived, set by the Node listener from its socket (not from its headers). */
 const arrivedAt = new WeakMap<Request, string>();
 
+/** A problem whose detail and issues are bounded (LIMITS), whatever raised it: no answer echoes a request whole. */
+function bounded(init: ProblemInit): ProblemInit {
+  const out: ProblemInit = { ...init };
+  if (typeof init.detail === 'string') out.detail = cut(init.detail, LIMITS.problemDetailChars);
+  if (Array.isArray(init.issues)) out.issues = init.issues.slice(0, LIMITS.problemIssues).map(boundIssue);
+  return out;
+}
+
 /** Any operation's answer, as the dispatcher sees it. */
 type AnyAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
 
@@ -115,7 +152,7 @@ function toResponse(answer: AnyAnswer, urlFormat: 'json' | 'text'): Response {
 }
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
-  const apiKey = options.apiKey ?? 'dev-api-key';
+  const apiKey = options.apiKey ?? DEFAULT_API_KEY;
   if (apiKey === '') throw new TypeError('connect-provider emulator: apiKey must not be empty');
   const verifyDelayMs = options.verifyDelay ?? 1500;
   if (!Number.isFinite(verifyDelayMs) || verifyDelayMs < 0) {
@@ -136,17 +173,24 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       throw new TypeError('connect-provider emulator: publicUrl is an http(s) URL');
     publicUrl = parsed.origin;
   }
-  const cors = corsPolicy(options.corsOrigins);
+  const cors = corsPolicy(options.corsOrigins, apiKey === DEFAULT_API_KEY);
   const contract = loadContract();
 
   let state: EmulatorState;
   const dataFile = options.dataFile;
-  if (dataFile) {
-    removeStrayTemps(dataFile);
-    state = readStateFile(dataFile) ?? seedState();
-    writeStateFile(dataFile, state);
-  } else {
-    state = seedState();
+  // One emulator per data file: a second one is refused (EmulatorDataError) before it touches the file.
+  const unlock = dataFile ? lockDataFile(dataFile) : undefined;
+  try {
+    if (dataFile) {
+      removeStrayTemps(dataFile);
+      state = readStateFile(dataFile) ?? seedState();
+      writeStateFile(dataFile, state);
+    } else {
+      state = seedState();
+    }
+  } catch (error) {
+    unlock?.();
+    throw error;
   }
   const writer = dataFile
     ? stateWriter(dataFile, (error) =>
@@ -166,7 +210,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     return publicUrl ?? listening ?? arrivedAt.get(request) ?? new URL(request.url).origin;
   }
 
-  let dirty = false;
+  /** The requests that changed the state: each is answered once its change is on disk. */
+  const changedBy = new WeakSet<Request>();
   function env(request: Request): Env {
     return {
       state,
@@ -174,9 +219,27 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       publicOrigin: publicOrigin(request),
       verifyDelayMs,
       changed: () => {
-        dirty = true;
+        changedBy.add(request);
       },
     };
+  }
+
+  /** Saves a change the request made before it is answered; a 503 problem when it could not be saved. */
+  async function persist(request: Request): Promise<void> {
+    if (!writer || !changedBy.has(request)) return;
+    changedBy.delete(request);
+    try {
+      await writer.save(state);
+    } catch {
+      throw new HttpProblem(
+        {
+          status: 503,
+          detail: `the change was made in memory but could not be saved to the data file ${dataFile}; the next change tries again`,
+          retryable: true,
+        },
+        { 'retry-after': '1' },
+      );
+    }
   }
 
   async function handleApi(request: Request, subPath: string, server: 'base' | 'search'): Promise<Response> {
@@ -217,18 +280,28 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     }
     const url = new URL(request.url);
     const params = op.validateParams(match.params, url.searchParams);
-    const issues = [...params.issues, ...op.validateBody(body)];
-    if (issues.length === 0) issues.push(...limitIssues(op.operationId, body));
+    const checked = op.validateBody(body);
+    const issues = [...params.issues, ...checked.issues];
+    let total = params.issues.length + checked.total;
+    if (issues.length === 0) {
+      issues.push(...limitIssues(op.operationId, body));
+      total = issues.length;
+    }
     if (issues.length > 0) {
+      // At most LIMITS.problemIssues issues, each bounded: no request makes a problem much larger than itself.
+      const shown = issues.slice(0, LIMITS.problemIssues).map(boundIssue);
+      const details = shown.map((i) => i.detail).join('; ');
+      let detail: string;
+      if (!checked.complete) detail = `the body is checked up to its first problem, being large: ${details}`;
+      else if (total === 1) detail = shown[0].detail;
+      else if (total > shown.length) detail = `${total} problems, the first ${shown.length}: ${details}`;
+      else detail = `${total} problems: ${details}`;
       throw new HttpProblem({
         status: 400,
         type: PROBLEM_TYPES.validation,
         title: 'Invalid request',
-        detail:
-          issues.length === 1
-            ? issues[0].detail
-            : `${issues.length} problems: ${issues.map((i) => i.detail).join('; ')}`,
-        issues,
+        detail,
+        issues: shown,
       });
     }
     // The one place an operationId from the document meets its typed handler; openapi.test.ts
@@ -273,7 +346,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     let response: Response;
     try {
       response = await route(request);
+      await persist(request);
     } catch (error) {
+      // A change made before a refusal is saved too, though its answer claims none.
+      await persist(request).catch(() => {});
       let problem: HttpProblem;
       if (error instanceof HttpProblem) {
         problem = error;
@@ -288,14 +364,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       } else {
         const instance = pathname === undefined ? {} : { instance: `${publicOrigin(request)}${pathname}` };
         response = problemResponse(
-          { ...problem.init, ...instance, time: now().toISOString(), requestId },
+          { ...bounded(problem.init), ...instance, time: now().toISOString(), requestId },
           problem.headers,
         );
       }
-    }
-    if (dirty) {
-      dirty = false;
-      writer?.save(state);
     }
     response.headers.set('x-request-id', requestId);
     return addCorsHeaders(request, response, cors);
@@ -321,6 +393,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       return info;
     },
     apiKey,
+    corsOrigins: describeCors(cors),
     bearerToken: auth.issueToken(),
     issueToken: auth.issueToken,
     flush: () => writer?.flush() ?? Promise.resolve(),
@@ -348,6 +421,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
         });
       }
       await writer?.flush();
+      unlock?.();
     },
   };
 }

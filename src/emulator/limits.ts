@@ -23,19 +23,97 @@ export const LIMITS = {
   consents: 2_000,
   /** Connections in all: beyond it, a consent that would create one answers 429 (delete some first). */
   connections: 5_000,
+  /** Most issues a problem lists (the first ones; its detail says how many there are). */
+  problemIssues: 20,
+  /** Longest detail of a problem, in characters (longer ones are cut, ending with …). */
+  problemDetailChars: 2000,
+  /** Longest detail or name of an issue, in characters. */
+  issueTextChars: 300,
+  /** Longest value an issue echoes, as JSON characters: a longer string is cut, a larger object or array left out. */
+  issueValueChars: 200,
+  /** Largest body (as JSON) whose every schema problem is looked for; a larger one is checked up to its first. */
+  allErrorsBytes: 64 * 1024,
 } as const;
+
+/** `text` cut to `max` characters, ending with … when cut. */
+export function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/**
+ * Whether a JSON value's text is at most about `max` characters, found without serializing it and stopping as soon
+ * as it is past `max` (never listing a large array's or object's members at once).
+ */
+export function jsonFits(value: unknown, max: number): boolean {
+  let size = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object') {
+      size += typeof item === 'string' ? item.length + 2 : String(item).length;
+      if (size > max) return false;
+      continue;
+    }
+    size += 2;
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        size += 1;
+        if (size > max) return false;
+        stack.push(item[i]);
+      }
+    } else {
+      for (const key in item) {
+        if (!Object.hasOwn(item, key)) continue;
+        size += key.length + 4;
+        if (size > max) return false;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return size <= max;
+}
+
+/** An issue whose detail, name and value are bounded (LIMITS.issueTextChars, LIMITS.issueValueChars). */
+export function boundIssue(issue: ProblemIssue): ProblemIssue {
+  const out: ProblemIssue = { ...issue, detail: cut(issue.detail, LIMITS.issueTextChars) };
+  if (typeof issue.name === 'string') out.name = cut(issue.name, LIMITS.issueTextChars);
+  if ('value' in issue) {
+    const { value } = issue;
+    if (typeof value === 'string') out.value = cut(value, LIMITS.issueValueChars);
+    else if (!jsonFits(value, LIMITS.issueValueChars)) delete out.value;
+  }
+  return out;
+}
 
 /** Nesting depth of a parsed JSON value, without recursion (a scalar is 0, [] is 1); stops counting past `stopAt`. */
 export function jsonDepth(value: unknown, stopAt = Infinity): number {
+  if (value === null || typeof value !== 'object') return 0;
   let max = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    const here = depth + 1;
+  // Only arrays and objects are stacked (a large array of scalars costs no allocation per item).
+  const items: object[] = [value];
+  const depths: number[] = [1];
+  while (items.length > 0) {
+    const item = items.pop()!;
+    const here = depths.pop()!;
     if (here > max) max = here;
     if (max > stopAt) return max;
-    for (const child of Object.values(item)) stack.push([child, here]);
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) {
+        const child: unknown = item[i];
+        if (child !== null && typeof child === 'object') {
+          items.push(child);
+          depths.push(here + 1);
+        }
+      }
+    } else {
+      for (const key in item) {
+        const child: unknown = (item as Record<string, unknown>)[key];
+        if (Object.hasOwn(item, key) && child !== null && typeof child === 'object') {
+          items.push(child);
+          depths.push(here + 1);
+        }
+      }
+    }
   }
   return max;
 }

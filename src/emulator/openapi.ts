@@ -5,6 +5,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import type { ProblemIssue } from '../shared/types.js';
+import { jsonFits, LIMITS } from './limits.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under Node's ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -30,7 +31,11 @@ export interface OperationInfo {
     path: Record<string, string>,
     query: URLSearchParams,
   ): { path: Json; query: Json; issues: ProblemIssue[] };
-  validateBody(body: unknown): ProblemIssue[];
+  /**
+   * The body's schema problems: the first LIMITS.problemIssues `issues` of `total`. A body larger than
+   * LIMITS.allErrorsBytes as JSON is checked only up to its first problem (`complete` false).
+   */
+  validateBody(body: unknown): { issues: ProblemIssue[]; total: number; complete: boolean };
 }
 
 const SCHEMA_ID = 'urn:connect-provider:openapi:schema:';
@@ -57,11 +62,11 @@ function rewriteRefs(value: unknown): unknown {
   return value;
 }
 
-function newAjv(coerceTypes: boolean, schemas: Json): Ajv2020 {
+function newAjv(coerceTypes: boolean, schemas: Json, allErrors = true): Ajv2020 {
   // validateSchema: false, since checking each schema against JSON Schema's meta-schema cost half a second per
   // process; openapi.test.ts checks the document's schemas against it once.
   const ajv = new Ajv2020({
-    allErrors: true,
+    allErrors,
     strictTypes: false,
     coerceTypes,
     useDefaults: false,
@@ -156,6 +161,8 @@ export function loadContract(): Contract {
   const components = doc.components as Json;
   const schemas = components.schemas as Json;
   const bodyAjv = newAjv(false, schemas);
+  // Stops at a body's first problem: every body is checked with it first, so a large invalid body costs little.
+  const firstAjv = newAjv(false, schemas, false);
   const paramAjv = newAjv(true, schemas);
   const globalSecurity = doc.security as Array<Json>;
   const operations: OperationInfo[] = [];
@@ -182,6 +189,9 @@ export function loadContract(): Contract {
         Json | undefined;
       const validateBody = bodySchema
         ? compiledOnUse(bodyAjv, rewriteRefs(bodySchema.schema) as Json, validators)
+        : undefined;
+      const validateFirst = bodySchema
+        ? compiledOnUse(firstAjv, rewriteRefs(bodySchema.schema) as Json, validators)
         : undefined;
 
       const names: string[] = [];
@@ -239,8 +249,17 @@ export function loadContract(): Contract {
           return { path: pathData, query: queryData, issues };
         },
         validateBody(body) {
-          if (!validateBody || validateBody(body)) return [];
-          return toIssues(validateBody.errors, 'body', body);
+          if (!validateBody || !validateFirst || validateFirst(body)) return { issues: [], total: 0, complete: true };
+          if (!jsonFits(body, LIMITS.allErrorsBytes)) {
+            return { issues: toIssues(validateFirst.errors, 'body', body), total: 1, complete: false };
+          }
+          validateBody(body);
+          const errors = validateBody.errors ?? [];
+          return {
+            issues: toIssues(errors.slice(0, LIMITS.problemIssues), 'body', body),
+            total: errors.length,
+            complete: true,
+          };
         },
       });
     }

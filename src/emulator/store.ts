@@ -1,5 +1,6 @@
-// The emulator's state: its shape, and its JSON file, kept
-// atomically (temp file, fsync, rename), off the request path.
+// The emulator's state: its shape, and its JSON file, kept atomically (temp
+// file, fsync, rename, fsync of the folder) and durably (a change is on disk
+// before its answer), by one emulator at a time (an exclusive lock file).
 import {
   closeSync,
   existsSync,
@@ -7,13 +8,16 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
 import type {
   Connection,
   ConnectionStatus,
@@ -234,6 +238,7 @@ export function writeStateFile(file: string, state: EmulatorState): void {
       closeSync(fd);
     }
     renameSync(temp, file);
+    syncFolderSync(dirname(file));
   } catch (error) {
     rmSync(temp, { force: true });
     // A folder that does not exist, or one this process may not write to.
@@ -258,34 +263,75 @@ async function writeStateFileAsync(file: string, text: string): Promise<void> {
     await rm(temp, { force: true }).catch(() => {});
     throw error;
   }
+  await syncFolder(dirname(file));
+}
+
+/** Makes a rename in `folder` durable (fsync of the folder); a system that cannot fsync a folder is let be. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // Windows opens no folder for fsync; the rename itself is done.
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+function syncFolderSync(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // As syncFolder.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 export interface StateWriter {
-  /** Saves the state soon, off the request path: one write at a time, each of the state as it is when that write starts. */
-  save(state: EmulatorState): void;
+  /**
+   * Saves the state: one write at a time, each of the state as it is when that write starts, so saves asked for
+   * during a write share the next one (one fsync). Resolves once a write begun after this call is on disk; rejects
+   * when it failed (also reported to onError).
+   */
+  save(state: EmulatorState): Promise<void>;
   /** Resolves once every save asked for so far is on disk (or failed and was reported). */
   flush(): Promise<void>;
 }
 
 /**
- * Saves the state to `file` in the background. Saves asked for while a write
- * is under way coalesce into one next write, so the state is serialized once
- * per write, not once per change; a failed write is reported, and the next
- * change tries again.
+ * Saves the state to `file` without blocking the event loop on the disk. Saves
+ * asked for while a write is under way coalesce into one next write, so the
+ * state is serialized (and fsynced) once per write, not once per change; each
+ * save's promise settles with the write that holds it; a failed write is
+ * reported, and the next change tries again.
  */
-export function stateWriter(file: string, onError: (error: unknown) => void): StateWriter {
+export function stateWriter(
+  file: string,
+  onError: (error: unknown) => void,
+  /** How one write is made (tests count them): temp file, fsync, rename, fsync of the folder. */
+  write: (file: string, text: string) => Promise<void> = writeStateFileAsync,
+): StateWriter {
   let pending: EmulatorState | undefined;
+  let waiting: Array<{ resolve(): void; reject(error: unknown): void }> = [];
   let running: Promise<void> | undefined;
   async function drain(): Promise<void> {
-    // Let the request that asked for the save be answered first.
+    // Changes of the requests of this turn of the event loop share the first write.
     await new Promise((resolve) => setImmediate(resolve));
     while (pending !== undefined) {
       const text = serialize(pending);
       pending = undefined;
+      const batch = waiting;
+      waiting = [];
       try {
-        await writeStateFileAsync(file, text);
+        await write(file, text);
+        for (const waiter of batch) waiter.resolve();
       } catch (error) {
         onError(error);
+        for (const waiter of batch) waiter.reject(error);
       }
     }
     running = undefined;
@@ -293,10 +339,111 @@ export function stateWriter(file: string, onError: (error: unknown) => void): St
   return {
     save(state) {
       pending = state;
+      const saved = new Promise<void>((resolve, reject) => waiting.push({ resolve, reject }));
       running ??= drain();
+      return saved;
     },
     async flush() {
       while (running) await running;
     },
   };
+}
+
+/** The locks this process holds, released at its exit if not before. */
+const heldLocks = new Set<string>();
+process.on('exit', () => {
+  for (const lock of heldLocks) rmSync(lock, { force: true });
+});
+
+/**
+ * Where the lock of a data file is: in the system's temp folder (the data file's folder holds only the data), named
+ * after the file's real path, so two spellings of one file share a lock.
+ */
+export function lockPathOf(file: string): string {
+  const absolute = resolve(file);
+  let folder = dirname(absolute);
+  try {
+    folder = realpathSync(folder);
+  } catch {
+    // A folder that does not exist yet: its spelling.
+  }
+  const key = createHash('sha256')
+    .update(join(folder, basename(absolute)))
+    .digest('hex')
+    .slice(0, 32);
+  return join(tmpdir(), `connect-provider-emulator-${key}.lock`);
+}
+
+/** The process named in a lock file; undefined when it names none (being written, or not ours). */
+function lockHolder(lock: string): number | undefined {
+  try {
+    const pid = (JSON.parse(readFileSync(lock, 'utf8')) as { pid?: unknown }).pid;
+    return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** How long a lock file that names no process is taken as another emulator starting. */
+const UNNAMED_LOCK_MS = 10_000;
+
+/**
+ * Takes the exclusive lock of a data file, or throws EmulatorDataError naming the emulator that holds it. A lock
+ * whose process is gone (killed, crashed) is taken over. Returns its release (idempotent).
+ */
+export function lockDataFile(file: string): () => void {
+  const lock = lockPathOf(file);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let fd: number;
+    try {
+      fd = openSync(lock, 'wx', 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+        throw new EmulatorDataError(
+          `the lock file ${lock} of the data file ${file} could not be created (${(error as Error).message})`,
+          { cause: error },
+        );
+      }
+      const holder = lockHolder(lock);
+      if (holder !== undefined && isRunning(holder) && (holder !== process.pid || heldLocks.has(lock))) {
+        throw new EmulatorDataError(
+          `another emulator (process ${holder}) is using the data file ${file}; stop it first, or pass another --data file (its lock: ${lock})`,
+        );
+      }
+      if (holder === undefined) {
+        let age = Infinity;
+        try {
+          age = Date.now() - statSync(lock).mtimeMs;
+        } catch {
+          // Gone meanwhile: try again.
+        }
+        if (age < UNNAMED_LOCK_MS)
+          throw new EmulatorDataError(`another emulator is starting on the data file ${file} (its lock: ${lock})`);
+      }
+      // Left by an emulator that is gone.
+      rmSync(lock, { force: true });
+      continue;
+    }
+    try {
+      writeSync(fd, JSON.stringify({ pid: process.pid, file: resolve(file) }));
+    } finally {
+      closeSync(fd);
+    }
+    heldLocks.add(lock);
+    return () => {
+      if (!heldLocks.delete(lock)) return;
+      rmSync(lock, { force: true });
+    };
+  }
+  throw new EmulatorDataError(`the lock of the data file ${file} keeps changing hands (its lock: ${lock})`);
 }

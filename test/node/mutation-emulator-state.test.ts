@@ -157,7 +157,7 @@ describe('the emulator data file (src/emulator/store.ts)', () => {
     assert.deepEqual(readdirSync(folder), []);
   });
 
-  it('reports a background write that fails, leaves no temporary file, and saves on the next change', async () => {
+  it('reports a write that fails, answers 503 for its change, leaves no temporary file, and saves on the next change', async () => {
     const sub = mkdtempSync(join(dir, 'fails-'));
     const file = join(sub, 'state.json');
     const reported: unknown[][] = [];
@@ -170,7 +170,10 @@ describe('the emulator data file (src/emulator/store.ts)', () => {
       mkdirSync(file);
       writeFileSync(join(file, 'occupant'), 'x');
       console.error = (...args: unknown[]) => reported.push(args);
-      assert.equal((await createProject('first')).status, 201);
+      // The change is made in memory but not on disk: its answer does not claim it (issue #23: answered means saved).
+      const unsaved = await createProject('first');
+      assert.equal(unsaved.status, 503);
+      assert.match((await unsaved.json()).detail, /could not be saved to the data file/);
       await emulator.flush();
       console.error = consoleError;
       assert.equal(reported.length, 1);

@@ -43,7 +43,8 @@ describe('emulator rules held by mutation testing', () => {
   let emulator: Emulator;
   let info: ListenInfo;
   before(async () => {
-    emulator = createEmulator({ jwtSecret: SECRET, now: () => new Date(NOW), verifyDelay: 0 });
+    // Open to any origin (the default key alone answers loopback origins only: emulator-cors-loopback.test.ts).
+    emulator = createEmulator({ jwtSecret: SECRET, now: () => new Date(NOW), verifyDelay: 0, corsOrigins: '*' });
     info = await emulator.listen();
   });
   after(() => emulator.close());
@@ -169,7 +170,7 @@ describe('emulator rules held by mutation testing', () => {
     });
   });
 
-  describe('CORS preflights', () => {
+  describe('CORS preflights (opened to any origin)', () => {
     const origin = 'http://app.example:3000';
     const preflight = (headers: Record<string, string>, path = '/projects/demo') =>
       fetch(`${info.baseUrl}${path}`, { method: 'OPTIONS', headers: { origin, ...headers } });
