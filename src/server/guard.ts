@@ -60,8 +60,15 @@ export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdi
     }
     // The whole origin: its host, and its scheme where the request's own is known.
     const scheme = schemeOf(request);
-    if (!hostsOf(request).has(parsed.host.toLowerCase()) || (scheme !== undefined && parsed.protocol !== scheme))
-      return { ok: false, reason: `requests from ${origin} are not allowed` };
+    const hosts = hostsOf(request);
+    if (!hosts.has(parsed.host.toLowerCase()) || (scheme !== undefined && parsed.protocol !== scheme)) {
+      // Said so the developer can fix it: a page on another origin, or a dev proxy that rewrote the Host header.
+      const host = [...hosts][0] ?? 'none';
+      return {
+        ok: false,
+        reason: `requests from ${origin} are not allowed (the request's host is ${host}): list the page's origin in the handler's allowedOrigins, or, behind a dev proxy, keep the page's Host header (changeOrigin: false)`,
+      };
+    }
     if (site === 'cross-site') return { ok: false, reason: 'cross-site requests are not allowed' };
     return { ok: true };
   }

@@ -137,7 +137,11 @@ describe('the Origin check, in the words the browser gets', () => {
       return (await response.json()).detail;
     };
     assert.equal(await detail('null'), 'requests from an opaque origin are not allowed');
-    assert.equal(await detail('https://evil.example'), 'requests from https://evil.example are not allowed');
+    // The foreign origin's refusal names the fix: the option to set, or the dev proxy's changeOrigin.
+    assert.equal(
+      await detail('https://evil.example'),
+      `requests from https://evil.example are not allowed (the request's host is ${new URL(APP).host}): list the page's origin in the handler's allowedOrigins, or, behind a dev proxy, keep the page's Host header (changeOrigin: false)`,
+    );
   });
 });
 
