@@ -34,8 +34,9 @@ console.log('build: dist/ and custom-elements.json written');
  * dist/emulator/openapi.js gets ajv, ajv-formats and yaml (CommonJS, wrapped by esbuild),
  * dist/api/client.js gets openapi-fetch, and
  * dist/element/react.js gets @lit/react's createComponent (its browser build, and its Node build
- * as react.node.js, chosen by the `node` export condition as @lit/react itself does). Relative
- * imports, lit and react stay external. Licences of what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
+ * as react.node.js, chosen by the `node` export condition as @lit/react itself does), its
+ * 'use client' directive kept first. Relative imports, lit and react stay external. Licences of
+ * what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
  */
 async function inlineVendored() {
   const keepRelative = {
@@ -98,6 +99,13 @@ async function inlineVendored() {
       const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
       if (name) inlined.add(name);
     }
+  }
+  // The wrapper is a client component: its 'use client' must stay the first statement, where React frameworks read
+  // it. esbuild keeps an entry's directive today; a bundler that drops it (some do, with a warning) gets it back here.
+  for (const file of ['dist/element/react.js', 'dist/element/react.node.js']) {
+    const code = readFileSync(file, 'utf8');
+    if (!/^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(code))
+      writeFileSync(file, `'use client';\n${code}`);
   }
   // tsc's maps of the rewritten files no longer match them.
   for (const file of ['dist/emulator/openapi.js.map', 'dist/element/react.js.map']) rmSync(file, { force: true });
