@@ -106,26 +106,46 @@ function eventNames(): string[] {
 
 /**
  * The parts the element renders, read from its render() source: every `part="x"` in its templates, and for a
- * `part=${name}`, the string literals `name` is given in render() (`const extra = ... ? 'fallback' : ...`).
+ * `part=${expression}`, the strings the expression may give (for a name, its initializer's:
+ * `const extra = a ? 'fallback' : b ? 'stop' : ''` gives fallback and stop, not the strings it compares).
  */
 function renderedParts(): Set<string> {
   const file = join(root, 'src/element/connect-provider.ts');
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  let render: ts.MethodDeclaration | undefined;
-  const findRender = (node: ts.Node): void => {
-    if (ts.isMethodDeclaration(node) && node.name.getText() === 'render') render = node;
-    else ts.forEachChild(node, findRender);
-  };
-  findRender(source);
+  const nodes = (node: ts.Node): ts.Node[] => [node, ...node.getChildren().flatMap(nodes)];
+  const render = nodes(source).find((n) => ts.isMethodDeclaration(n) && n.name.getText() === 'render');
   assert.ok(render, 'connect-provider.ts has a render()');
-  const text = render.getText();
-  const parts = new Set([...text.matchAll(/\bpart="([\w-]+)"/g)].map((m) => m[1]!));
-  for (const [, name] of text.matchAll(/\bpart=\$\{\s*([\w$]+)\s*\}/g)) {
-    const initializer = new RegExp(`\\b(?:const|let)\\s+${name}\\s*=([^;]*);`).exec(text)?.[1];
-    assert.ok(initializer, `render() gives part=\${${name}} a value`);
-    const values = [...initializer.matchAll(/'([\w-]+)'/g)].map((m) => m[1]!);
-    assert.ok(values.length > 0, `render()'s ${name} holds the names of parts`);
-    for (const value of values) parts.add(value);
+  const results = (expression: ts.Expression): string[] => {
+    if (ts.isStringLiteralLike(expression)) return expression.text ? [expression.text] : [];
+    if (ts.isParenthesizedExpression(expression)) return results(expression.expression);
+    if (ts.isConditionalExpression(expression))
+      return [...results(expression.whenTrue), ...results(expression.whenFalse)];
+    if (ts.isIdentifier(expression)) {
+      const declaration = nodes(render).find(
+        (n): n is ts.VariableDeclaration => ts.isVariableDeclaration(n) && n.name.getText() === expression.text,
+      );
+      if (declaration?.initializer) return results(declaration.initializer);
+    }
+    assert.fail(`render() names a part by ${expression.getText()}, which this test cannot read`);
+  };
+  const parts = new Set<string>();
+  for (const node of nodes(render)) {
+    if (
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    )
+      for (const [, part] of node.text.matchAll(/\bpart=["']?([\w-]+)/g)) parts.add(part!);
+    if (ts.isTemplateSpan(node)) {
+      const before = node.parent.templateSpans.indexOf(node);
+      const text = before === 0 ? node.parent.head.text : node.parent.templateSpans[before - 1]!.literal.text;
+      if (/\bpart=["']?$/.test(text)) {
+        const values = results(node.expression);
+        assert.ok(values.length > 0, `render()'s part=\${${node.expression.getText()}} names parts`);
+        for (const value of values) parts.add(value);
+      }
+    }
   }
   return parts;
 }
