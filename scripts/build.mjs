@@ -109,16 +109,18 @@ async function inlineVendored() {
   }
   // tsc's maps of the rewritten files no longer match them.
   for (const file of ['dist/emulator/openapi.js.map', 'dist/element/react.js.map']) rmSync(file, { force: true });
-  // The wrapper's types name @lit/react: ship its declarations beside them.
-  const litReactTypes = readFileSync('node_modules/@lit/react/development/create-component.d.ts', 'utf8');
-  const { version } = JSON.parse(readFileSync('node_modules/@lit/react/package.json', 'utf8'));
-  const header = `// @lit/react ${version}'s create-component.d.ts (BSD-3-Clause; see ../THIRD-PARTY-LICENSES.txt)\n`;
-  writeFileSync('dist/element/lit-react.d.ts', header + litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
+  // The wrapper's types are its own (ConnectProviderProps); should they name @lit/react, ship its declarations beside.
   const types = readFileSync('dist/element/react.d.ts', 'utf8');
-  writeFileSync(
-    'dist/element/react.d.ts',
-    types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'),
-  );
+  if (/['"]@lit\/react['"]/.test(types)) {
+    const litReactTypes = readFileSync('node_modules/@lit/react/development/create-component.d.ts', 'utf8');
+    const { version } = JSON.parse(readFileSync('node_modules/@lit/react/package.json', 'utf8'));
+    const header = `// @lit/react ${version}'s create-component.d.ts (BSD-3-Clause; see ../THIRD-PARTY-LICENSES.txt)\n`;
+    writeFileSync('dist/element/lit-react.d.ts', header + litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
+    writeFileSync(
+      'dist/element/react.d.ts',
+      types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'),
+    );
+  }
   const notices = [...inlined].sort().map((name) => {
     const dir = `node_modules/${name}`;
     const { version, license } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
