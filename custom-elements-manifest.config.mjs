@@ -21,6 +21,11 @@ const EVENT_TYPES = Object.fromEntries(
   ),
 );
 
+/** The values of the read-only `state` and `connection-status` attributes. */
+const STATE =
+  "'idle' | 'requesting' | 'authorizing' | 'verifying' | 'working' | 'bad_credentials' | 'error' | 'cancelled'";
+const CONNECTION_STATUS = "'none' | 'created' | 'working' | 'bad_credentials'";
+
 /** src/element/x.ts or /src/element/x.js -> dist/element/x.js */
 const shipped = (path) => path.replace(/^\/?src\//, 'dist/').replace(/\.ts$/, '.js');
 
@@ -47,23 +52,25 @@ const cleanup = {
           if (!EVENT_TYPES[event.name]) throw new Error(`custom-elements.json: no type for ${event.name} in events.ts`);
           event.type = { text: EVENT_TYPES[event.name] };
         }
-        // Read-only reflections, written by the element itself: listed with their values, for reading and styling.
+        // Read-only reflections, written by the element itself: listed with their values, for reading and styling
+        // (test/package/pack.test.ts checks the values against machine.ts and the API's ConnectionStatus).
         declaration.attributes.push(
           {
             name: 'state',
             description: "Read-only: the flow's state, reflected by the element.",
-            type: {
-              text: "'idle' | 'requesting' | 'authorizing' | 'verifying' | 'working' | 'bad_credentials' | 'error' | 'cancelled'",
-            },
+            type: { text: STATE },
             fieldName: 'state',
           },
           {
             name: 'connection-status',
             description:
               "Read-only: the caller's connection at rest: absent while unknown, `none`, or the connection's status.",
-            type: { text: "'none' | 'created' | 'working' | 'bad_credentials'" },
+            type: { text: CONNECTION_STATUS },
           },
         );
+        // The `state` property: its values, not the name of a type the editor cannot resolve.
+        const state = declaration.members.find((m) => m.name === 'state');
+        if (state) state.type = { text: STATE };
       }
     }
     // The package's main entry (`import 'connect-provider'`) registers the tag and re-exports the class.

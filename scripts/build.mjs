@@ -34,8 +34,9 @@ console.log('build: dist/ and custom-elements.json written');
  * dist/emulator/openapi.js gets ajv, ajv-formats and yaml (CommonJS, wrapped by esbuild),
  * dist/api/client.js gets openapi-fetch, and
  * dist/element/react.js gets @lit/react's createComponent (its browser build, and its Node build
- * as react.node.js, chosen by the `node` export condition as @lit/react itself does). Relative
- * imports, lit and react stay external. Licences of what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
+ * as react.node.js, chosen by the `node` export condition as @lit/react itself does), its
+ * 'use client' directive kept first. Relative imports, lit and react stay external. Licences of
+ * what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
  */
 async function inlineVendored() {
   const keepRelative = {
@@ -99,18 +100,27 @@ async function inlineVendored() {
       if (name) inlined.add(name);
     }
   }
+  // The wrapper is a client component: its 'use client' must stay the first statement, where React frameworks read
+  // it. esbuild keeps an entry's directive today; a bundler that drops it (some do, with a warning) gets it back here.
+  for (const file of ['dist/element/react.js', 'dist/element/react.node.js']) {
+    const code = readFileSync(file, 'utf8');
+    if (!/^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(code))
+      writeFileSync(file, `'use client';\n${code}`);
+  }
   // tsc's maps of the rewritten files no longer match them.
   for (const file of ['dist/emulator/openapi.js.map', 'dist/element/react.js.map']) rmSync(file, { force: true });
-  // The wrapper's types name @lit/react: ship its declarations beside them.
-  const litReactTypes = readFileSync('node_modules/@lit/react/development/create-component.d.ts', 'utf8');
-  const { version } = JSON.parse(readFileSync('node_modules/@lit/react/package.json', 'utf8'));
-  const header = `// @lit/react ${version}'s create-component.d.ts (BSD-3-Clause; see ../THIRD-PARTY-LICENSES.txt)\n`;
-  writeFileSync('dist/element/lit-react.d.ts', header + litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
+  // The wrapper's types are its own (ConnectProviderProps); should they name @lit/react, ship its declarations beside.
   const types = readFileSync('dist/element/react.d.ts', 'utf8');
-  writeFileSync(
-    'dist/element/react.d.ts',
-    types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'),
-  );
+  if (/['"]@lit\/react['"]/.test(types)) {
+    const litReactTypes = readFileSync('node_modules/@lit/react/development/create-component.d.ts', 'utf8');
+    const { version } = JSON.parse(readFileSync('node_modules/@lit/react/package.json', 'utf8'));
+    const header = `// @lit/react ${version}'s create-component.d.ts (BSD-3-Clause; see ../THIRD-PARTY-LICENSES.txt)\n`;
+    writeFileSync('dist/element/lit-react.d.ts', header + litReactTypes.replace(/^\/\/# sourceMappingURL=.*$/m, ''));
+    writeFileSync(
+      'dist/element/react.d.ts',
+      types.replaceAll("'@lit/react'", "'./lit-react.js'").replaceAll('"@lit/react"', '"./lit-react.js"'),
+    );
+  }
   const notices = [...inlined].sort().map((name) => {
     const dir = `node_modules/${name}`;
     const { version, license } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));

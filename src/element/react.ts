@@ -1,33 +1,67 @@
+'use client';
 // connect-provider/react: <ConnectProvider>, the element as a React component
 // (@lit/react), with typed on<Event> props: onConnectStart, onConnectSuccess...
+// A client component ('use client', kept first in dist/ by the build): React
+// Server Components cannot render it, and a page that imports it stays server-rendered.
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { ConnectProvider as ConnectProviderElement } from './connect-provider.js';
 import { defineConnectProvider, TAG } from './define.js';
 import type { ConnectEventDetails } from './events.js';
+import type { ConnectProviderProperties, ReadOnlyAttributes } from './frameworks/attributes.js';
 
 defineConnectProvider();
 
-type Event<K extends keyof ConnectEventDetails> = EventName<CustomEvent<ConnectEventDetails[K]>>;
+/** Internal: 'connect-popup-blocked' -> 'ConnectPopupBlocked'. */
+type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}`
+  ? `${Capitalize<Head>}${Pascal<Tail>}`
+  : Capitalize<S>;
 
-export const ConnectProvider = createComponent({
+/** Internal: each event's prop, `onConnectSuccess` for `connect-success`. */
+type EventProp<K extends keyof ConnectEventDetails> = `on${Pascal<K>}`;
+
+/** The `on*` props: a handler of each of the element's events, given the event with its typed `detail`. */
+export type ConnectProviderEventProps = {
+  [K in keyof ConnectEventDetails as EventProp<K>]?: (event: CustomEvent<ConnectEventDetails[K]>) => void;
+};
+
+/**
+ * The props of `<ConnectProvider>`: the element's public writable properties, its events as `on*` props, the host's
+ * HTML attributes (`id`, `className`, `style`, `children` for the label...) and a `ref` to the element. Not the
+ * element's read-only members (`state`, `connection`, `error`) nor Lit's (`renderRoot`, `updateComplete`...).
+ */
+export type ConnectProviderProps = Omit<
+  React.HTMLAttributes<ConnectProviderElement>,
+  keyof ConnectProviderProperties | keyof ConnectProviderEventProps | keyof ReadOnlyAttributes
+> &
+  ConnectProviderProperties &
+  ConnectProviderEventProps &
+  ReadOnlyAttributes &
+  React.RefAttributes<ConnectProviderElement>;
+
+const events = {
+  onConnectStart: 'connect-start',
+  onConnectPopup: 'connect-popup',
+  onConnectPopupBlocked: 'connect-popup-blocked',
+  onConnectConnection: 'connect-connection',
+  onConnectStatus: 'connect-status',
+  onConnectSuccess: 'connect-success',
+  onConnectError: 'connect-error',
+  onConnectCancel: 'connect-cancel',
+  onConnectLoaded: 'connect-loaded',
+  onConnectDisconnect: 'connect-disconnect',
+} satisfies { [K in keyof ConnectEventDetails as EventProp<K>]: K };
+
+/** `<connect-provider>` as a React component (registers the tag on import in the browser). */
+export const ConnectProvider: React.ForwardRefExoticComponent<ConnectProviderProps> = createComponent({
   tagName: TAG,
   elementClass: ConnectProviderElement,
   react: React,
-  events: {
-    onConnectStart: 'connect-start' as Event<'connect-start'>,
-    onConnectPopup: 'connect-popup' as Event<'connect-popup'>,
-    onConnectPopupBlocked: 'connect-popup-blocked' as Event<'connect-popup-blocked'>,
-    onConnectConnection: 'connect-connection' as Event<'connect-connection'>,
-    onConnectStatus: 'connect-status' as Event<'connect-status'>,
-    onConnectSuccess: 'connect-success' as Event<'connect-success'>,
-    onConnectError: 'connect-error' as Event<'connect-error'>,
-    onConnectCancel: 'connect-cancel' as Event<'connect-cancel'>,
-    onConnectLoaded: 'connect-loaded' as Event<'connect-loaded'>,
-    onConnectDisconnect: 'connect-disconnect' as Event<'connect-disconnect'>,
+  events: events as {
+    [K in keyof ConnectEventDetails as EventProp<K>]: EventName<CustomEvent<ConnectEventDetails[K]>>;
   },
   displayName: 'ConnectProvider',
 });
 
-export type { ConnectEventDetails };
+export type { ConnectEventDetails, ConnectProviderProperties };
 export { ConnectError } from './events.js';

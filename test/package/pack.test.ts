@@ -26,8 +26,10 @@ import { extname, join, normalize, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { chromium, type Browser } from 'playwright-core';
 import { browserPaths } from '../../scripts/browsers.mjs';
+import { MACHINE, publicState } from '../../src/element/machine.js';
 
 const execAsync = promisify(execFile);
 /** execFile with a time limit and room for npm's output. */
@@ -93,6 +95,70 @@ function litFamily(dir: string): Set<string> {
   };
   add('lit');
   return family;
+}
+
+/** The names of the element's events: the keys of ConnectEventDetails in events.ts. */
+function eventNames(): string[] {
+  const source = readFileSync(join(root, 'src/element/events.ts'), 'utf8');
+  const block = /interface ConnectEventDetails \{([^}]*)\}/.exec(source)?.[1] ?? '';
+  return [...block.matchAll(/'(connect-[a-z-]+)':/g)].map((m) => m[1]!);
+}
+
+/**
+ * The parts the element renders, read from its render() source: every `part="x"` in its templates, and for a
+ * `part=${expression}`, the strings the expression may give (for a name, its initializer's:
+ * `const extra = a ? 'fallback' : b ? 'stop' : ''` gives fallback and stop, not the strings it compares).
+ */
+function renderedParts(): Set<string> {
+  const file = join(root, 'src/element/connect-provider.ts');
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const nodes = (node: ts.Node): ts.Node[] => [node, ...node.getChildren().flatMap(nodes)];
+  const render = nodes(source).find((n) => ts.isMethodDeclaration(n) && n.name.getText() === 'render');
+  assert.ok(render, 'connect-provider.ts has a render()');
+  const results = (expression: ts.Expression): string[] => {
+    if (ts.isStringLiteralLike(expression)) return expression.text ? [expression.text] : [];
+    if (ts.isParenthesizedExpression(expression)) return results(expression.expression);
+    if (ts.isConditionalExpression(expression))
+      return [...results(expression.whenTrue), ...results(expression.whenFalse)];
+    if (ts.isIdentifier(expression)) {
+      const declaration = nodes(render).find(
+        (n): n is ts.VariableDeclaration => ts.isVariableDeclaration(n) && n.name.getText() === expression.text,
+      );
+      if (declaration?.initializer) return results(declaration.initializer);
+    }
+    assert.fail(`render() names a part by ${expression.getText()}, which this test cannot read`);
+  };
+  const parts = new Set<string>();
+  for (const node of nodes(render)) {
+    if (
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    )
+      for (const [, part] of node.text.matchAll(/\bpart=["']?([\w-]+)/g)) parts.add(part!);
+    if (ts.isTemplateSpan(node)) {
+      const before = node.parent.templateSpans.indexOf(node);
+      const text = before === 0 ? node.parent.head.text : node.parent.templateSpans[before - 1]!.literal.text;
+      if (/\bpart=["']?$/.test(text)) {
+        const values = results(node.expression);
+        assert.ok(values.length > 0, `render()'s part=\${${node.expression.getText()}} names parts`);
+        for (const value of values) parts.add(value);
+      }
+    }
+  }
+  return parts;
+}
+
+/** True when the file's first statement is the 'use client' directive (comments before it are allowed). */
+function startsWithUseClient(code: string): boolean {
+  const first = ts.createSourceFile('entry.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS).statements[0];
+  return (
+    !!first &&
+    ts.isExpressionStatement(first) &&
+    ts.isStringLiteral(first.expression) &&
+    first.expression.text === 'use client'
+  );
 }
 
 describe('the packed package', () => {
@@ -172,7 +238,12 @@ describe('the packed package', () => {
     }
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'connect-provider');
     const events = element?.events ?? [];
-    assert.equal(events.length, 8);
+    assert.deepEqual(
+      events.map((e) => e.name),
+      eventNames(),
+      'the manifest lists every event of events.ts, in order',
+    );
+    assert.equal(events.length, 10);
     for (const event of events)
       assert.match(event.type?.text ?? '', /^CustomEvent<Connect\w+Detail>$/, `${event.name} has its type`);
     const entry = manifest.modules.find((m) => m.path === read('package.json').exports['.'].default.replace('./', ''));
@@ -194,6 +265,100 @@ describe('the packed package', () => {
     assert.ok(vscodeTag.attributes.some((a: { name: string }) => a.name === 'poll-interval'));
     const css = read(pkg.exports['./vscode.css-custom-data.json'].replace('./', ''));
     assert.ok(css.pseudoElements.some((p: { name: string }) => p.name === '::part(button)'));
+  });
+
+  it('keeps the React wrapper a client component: its entries begin with the use client directive', () => {
+    const installed = join(app, 'node_modules', 'connect-provider');
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    const entries = [pkg.exports['./react'].default, pkg.exports['./react'].node] as string[];
+    assert.deepEqual(entries, ['./dist/element/react.js', './dist/element/react.node.js']);
+    for (const entry of entries)
+      assert.ok(startsWithUseClient(readFileSync(join(installed, entry), 'utf8')), `${entry} begins with 'use client'`);
+    // The element entry registers a custom element for client code; the server entries stay free of it.
+    for (const entry of [
+      pkg.exports['./server'].default,
+      pkg.exports['./api'].default,
+      pkg.exports['./emulator'].default,
+    ])
+      assert.ok(!startsWithUseClient(readFileSync(join(installed, entry), 'utf8')), `${entry} is no client module`);
+  });
+
+  it('describes every part the element renders, and only those, in the manifest and the editor data', () => {
+    const installed = join(bare, 'node_modules', 'connect-provider');
+    const read = (file: string) => JSON.parse(readFileSync(join(installed, file), 'utf8'));
+    const rendered = renderedParts();
+    for (const part of ['button', 'icon', 'status', 'fallback', 'stop', 'field', 'disconnect', 'keep'])
+      assert.ok(rendered.has(part), `render() is read: ${part} found`);
+    const sorted = [...rendered].sort();
+    const manifest = read('custom-elements.json') as {
+      modules: Array<{ declarations?: Array<{ tagName?: string; cssParts?: Array<{ name: string }> }> }>;
+    };
+    const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'connect-provider');
+    assert.deepEqual((element?.cssParts ?? []).map((p) => p.name).sort(), sorted, 'the manifest has every part');
+    const css = read('dist/vscode.css-custom-data.json') as { pseudoElements: Array<{ name: string }> };
+    assert.deepEqual(
+      css.pseudoElements.map((p) => p.name).sort(),
+      sorted.map((part) => `::part(${part})`),
+      'VS Code CSS data has every part',
+    );
+    const webTypes = read('dist/web-types.json');
+    assert.deepEqual(
+      (webTypes.contributions.css['pseudo-elements'] as Array<{ name: string }>).map((p) => p.name).sort(),
+      sorted.map((part) => `part(${part})`),
+      'web-types has every part',
+    );
+  });
+
+  it('lists state and connection-status as read-only with their values, disconnectable and disconnect()', () => {
+    const installed = join(bare, 'node_modules', 'connect-provider');
+    const read = (file: string) => JSON.parse(readFileSync(join(installed, file), 'utf8'));
+    type Attribute = { name: string; description?: string; type?: { text: string }; fieldName?: string };
+    type Member = { kind: string; name: string; readonly?: boolean; type?: { text: string } };
+    const manifest = read('custom-elements.json') as {
+      modules: Array<{ declarations?: Array<{ tagName?: string; attributes?: Attribute[]; members?: Member[] }> }>;
+    };
+    const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'connect-provider');
+    const attributes = element?.attributes ?? [];
+    const members = element?.members ?? [];
+    const union = (text = '') => (/^'[\w-]+'(?: \| '[\w-]+')*$/.test(text) ? text.slice(1, -1).split("' | '") : []);
+    const states = [...new Set(Object.keys(MACHINE).map((s) => publicState(s as keyof typeof MACHINE)))];
+    const openapi = readFileSync(join(root, 'src/api/openapi.yaml'), 'utf8');
+    const statuses = /^ {4}ConnectionStatus:\n(?: {6}.*\n)*? {6}enum: \[([^\]]*)\]/m.exec(openapi)?.[1]?.split(/,\s*/);
+    assert.ok(statuses?.length, 'openapi.yaml has the ConnectionStatus enum');
+    for (const [name, values] of [
+      ['state', states],
+      ['connection-status', ['none', ...statuses]],
+    ] as const) {
+      const attribute = attributes.find((a) => a.name === name);
+      assert.ok(attribute, `the manifest lists ${name}`);
+      assert.match(attribute.description ?? '', /^Read-only/, `${name} reads as read-only`);
+      assert.deepEqual(union(attribute.type?.text).sort(), [...values].sort(), `${name} lists its values`);
+    }
+    const state = members.find((m) => m.name === 'state');
+    assert.equal(state?.readonly, true, 'the state property is read-only');
+    assert.deepEqual(union(state?.type?.text).sort(), [...states].sort(), 'the state property lists its values');
+    for (const name of ['connection', 'error'])
+      assert.equal(members.find((m) => m.name === name)?.readonly, true, `${name} is read-only`);
+    assert.ok(!members.some((m) => m.name === 'held'), 'the test hook is not documented');
+    assert.ok(attributes.some((a) => a.name === 'disconnectable' && a.type?.text === 'boolean'));
+    assert.ok(members.some((m) => m.kind === 'method' && m.name === 'disconnect'));
+
+    const html = read('dist/vscode.html-custom-data.json');
+    const tag = html.tags.find((t: { name: string }) => t.name === 'connect-provider');
+    const vscodeValues = (name: string) =>
+      tag.attributes.find((a: { name: string }) => a.name === name)?.values.map((v: { name: string }) => v.name);
+    assert.deepEqual(vscodeValues('state').sort(), [...states].sort());
+    assert.deepEqual(vscodeValues('connection-status').sort(), ['none', ...statuses!].sort());
+    assert.ok(vscodeValues('disconnectable'), 'VS Code data has disconnectable');
+    assert.match(tag.description, /\*\*disconnect\(\): _Promise<void>_\*\*/, 'VS Code data has disconnect()');
+    const webTypes = read('dist/web-types.json');
+    const element2 = webTypes.contributions.html.elements.find((e: { name: string }) => e.name === 'connect-provider');
+    assert.ok(element2.attributes.some((a: { name: string }) => a.name === 'disconnectable'));
+    assert.deepEqual(
+      element2.js.events.map((e: { name: string }) => e.name),
+      eventNames(),
+      'web-types has every event',
+    );
   });
 
   it('installs lit and its family and nothing else', () => {
@@ -331,7 +496,7 @@ describe('the packed package', () => {
         types: [],
       };
       const fixtures = {
-        react: ['react/raw-tag.tsx', 'react/wrapper.tsx', 'plain/connect.ts'],
+        react: ['react/raw-tag.tsx', 'react/wrapper.tsx', 'plain/connect.ts', 'plain/properties.ts'],
         vue: ['vue/main.ts', 'vue/App.vue', 'vue/shims.d.ts'],
         svelte: ['svelte/Connect.svelte', 'svelte/svelte.config.js'],
       };

@@ -30,6 +30,17 @@ export type ConnectProviderProperties = Partial<
   >
 >;
 
+/**
+ * The attributes the element writes itself (`state`, `connection-status`): read them, style by them, never set them.
+ * Typed `never`, so a template that sets one does not compile (a dashed name missing from a type would pass).
+ */
+export interface ReadOnlyAttributes {
+  /** Read-only: the flow's state, reflected by the element. */
+  state?: never;
+  /** Read-only: the caller's connection at rest, reflected by the element. */
+  'connection-status'?: never;
+}
+
 /** Internal: each dashed attribute and the property it reflects. */
 interface DashedAttributes {
   'group-ref': 'groupRef';

@@ -4,12 +4,18 @@
 //   import type {} from 'connect-provider/react-jsx';
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { ConnectProvider } from '../connect-provider.js';
-import type { ConnectEventHandlers, ConnectProviderAttributes, ConnectProviderProperties } from './attributes.js';
+import type {
+  ConnectEventHandlers,
+  ConnectProviderAttributes,
+  ConnectProviderProperties,
+  ReadOnlyAttributes,
+} from './attributes.js';
 
 export type ConnectProviderJSXProps = DetailedHTMLProps<HTMLAttributes<ConnectProvider>, ConnectProvider> &
   ConnectProviderProperties &
   ConnectProviderAttributes &
-  ConnectEventHandlers<'on'>;
+  ConnectEventHandlers<'on'> &
+  ReadOnlyAttributes;
 
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- React 19 declares JSX as a namespace of its module

@@ -3,12 +3,18 @@
 //   import type {} from 'connect-provider/svelte';
 import type { HTMLAttributes } from 'svelte/elements';
 import type { ConnectProvider } from '../connect-provider.js';
-import type { ConnectEventHandlers, ConnectProviderAttributes, ConnectProviderProperties } from './attributes.js';
+import type {
+  ConnectEventHandlers,
+  ConnectProviderAttributes,
+  ConnectProviderProperties,
+  ReadOnlyAttributes,
+} from './attributes.js';
 
 export type ConnectProviderSvelteProps = HTMLAttributes<ConnectProvider> &
   ConnectProviderProperties &
   ConnectProviderAttributes &
-  ConnectEventHandlers<'on'>;
+  ConnectEventHandlers<'on'> &
+  ReadOnlyAttributes;
 
 declare module 'svelte/elements' {
   interface SvelteHTMLElements {

@@ -5,11 +5,16 @@
 //   import type {} from 'connect-provider/vue';
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { ConnectProvider } from '../connect-provider.js';
-import type { ConnectEvents, ConnectProviderAttributes, ConnectProviderProperties } from './attributes.js';
+import type {
+  ConnectEvents,
+  ConnectProviderAttributes,
+  ConnectProviderProperties,
+  ReadOnlyAttributes,
+} from './attributes.js';
 
 export type ConnectProviderVueComponent = new () => ConnectProvider & {
   /** @deprecated For template type checking only; not on a ref to the element. */
-  $props: HTMLAttributes & ConnectProviderProperties & ConnectProviderAttributes & PublicProps;
+  $props: HTMLAttributes & ConnectProviderProperties & ConnectProviderAttributes & ReadOnlyAttributes & PublicProps;
   /** @deprecated For template type checking only; not on a ref to the element. */
   $emit: EmitFn<{ [K in keyof ConnectEvents]: (event: ConnectEvents[K]) => void }>;
 };

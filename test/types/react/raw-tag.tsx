@@ -39,3 +39,38 @@ export function Wrong() {
     </>
   );
 }
+
+// At rest: disconnectable and the events of the connection at rest, typed.
+export function RawAtRest({ onGone }: { onGone: (id: string) => void }) {
+  return (
+    <connect-provider
+      endpoint="/api/connect"
+      provider="hubspot"
+      disconnectable
+      onconnect-loaded={(e) => console.log(e.detail.connection?.status ?? 'none')}
+      onconnect-disconnect={(e) => onGone(e.detail.connection.id)}
+    />
+  );
+}
+
+export function RawReadOnly() {
+  return (
+    <>
+      {/* @ts-expect-error state is written by the element (read-only) */}
+      <connect-provider endpoint="/api/connect" state="working" />
+      {/* @ts-expect-error connection-status is written by the element (read-only) */}
+      <connect-provider endpoint="/api/connect" connection-status="none" />
+      {/* @ts-expect-error connection is read-only */}
+      <connect-provider endpoint="/api/connect" connection={undefined} />
+      {/* @ts-expect-error disconnectable is a boolean */}
+      <connect-provider endpoint="/api/connect" disconnectable="yes" />
+      {/* @ts-expect-error connect-loaded's connection may be null */}
+      <connect-provider endpoint="/api/connect" onconnect-loaded={(e) => e.detail.connection.id} />
+      {/* @ts-expect-error connect-disconnect's detail is { connection } */}
+      <connect-provider
+        endpoint="/api/connect"
+        onconnect-disconnect={(e: CustomEvent<{ id: string }>) => e.detail.id}
+      />
+    </>
+  );
+}
