@@ -1,5 +1,5 @@
 // Browser tests in the three engines installed from Debian's packages
-// (see ../shared/research/tooling.md): Chromium through Playwright, Firefox ESR
+// (see docs/testing.md): Chromium through Playwright, Firefox ESR
 // through Puppeteer's WebDriver BiDi, WebKit (MiniBrowser) through WebKitWebDriver.
 // BROWSERS=chromium,firefox,webkit selects a subset.
 import { spawn } from 'node:child_process';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The browsers the tests drive, from Debian's packages (see
-// ../shared/research/tooling.md), and the set-up that installs them.
+// The browsers the tests drive, from Debian's packages (see docs/testing.md),
+// and the set-up that installs them.
 //   node scripts/browsers.mjs    install what is missing (root on Debian), or
 //                                print the one command that would
 // Each path can be overridden from the environment (CHROMIUM_PATH,

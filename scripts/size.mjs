@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Measures the self-contained element bundle (lit included, minified) and
 // fails when its gzip size is over budget. Prints the lit baseline built the
-// same way, for comparison. Sizes in bytes; 1 KB = 1024 bytes, as in
-// ../shared/research/peers.md.
+// same way, for comparison. Sizes in bytes; 1 KB = 1024 bytes (docs/benchmarks.md).
 import { gzipSync } from 'node:zlib';
 import { bundle, bundleLitBaseline, LIT_BASELINE_NAME } from './bundle.mjs';
 

@@ -1,6 +1,7 @@
 // Rules of the emulator's provider catalog, seed data and popup pages that StrykerJS showed no test held
 // (npm run mutate -- emulator.server; src/emulator/{providers,seed,pages}.ts). None compares a constant with
-// itself: the expectations come from the README (its "Seed data" list names the catalog and the seed's values),
+// itself: the expectations come from the documentation (docs/emulator.md's "Seed data" list names the catalog
+// and the seed's values),
 // from the spec (openapi.yaml: ProviderInfo, "a webhook uses url and headers", names default to refs) and from
 // standards (absolute https URLs, RFC 6749's scope-token syntax), or from two surfaces a user sees agreeing (the
 // scopes of a provider app, of its consent page and of the connection it grants). The pages are checked as a
@@ -8,6 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { documentation } from './helpers/readme.js';
 import { parse } from 'yaml';
 import { createEmulator, PROVIDERS, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
 import { callbackPage, type CompletionMessage } from '../../src/emulator/pages.js';
@@ -18,14 +20,15 @@ const KEY = { 'x-api-key': 'dev-api-key' };
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const WORKSPACE = '{{.workspace}}';
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+/** README.md and docs/*.md, one after the other: the "Seed data" list is in one of them. */
+const readme = [...documentation().values()].join('\n');
 const spec = parse(readFileSync(new URL('../../src/api/openapi.yaml', import.meta.url), 'utf8'));
 
 /** The README's "Seed data" list, on one line. */
 const seedSection = (() => {
   const start = readme.indexOf('**Seed data**');
   const end = readme.indexOf('**Operations beyond the seed.**', start);
-  assert.ok(start >= 0 && end > start, 'the README has its "Seed data" list');
+  assert.ok(start >= 0 && end > start, 'the documentation has its "Seed data" list');
   return readme.slice(start, end).replace(/\s+/g, ' ');
 })();
 

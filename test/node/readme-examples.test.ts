@@ -1,7 +1,15 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { runReadmeExample, serveReadmeExample, writeReadmeExamples } from './helpers/readme.js';
+import {
+  documentation,
+  documentationBlocks,
+  readmeExamples,
+  runReadmeExample,
+  serveReadmeExample,
+  writeReadmeExamples,
+} from './helpers/readme.js';
 import { startTestServer } from './helpers/http-server.js';
 import { freePort } from './helpers/ports.js';
 
@@ -81,7 +89,7 @@ describe('README examples (server)', () => {
     assert.equal(anonymous.headers.get('content-type'), 'application/problem+json');
   }
 
-  for (const name of ['node-http', 'express', 'hono']) {
+  for (const name of ['node-http', 'express', 'hono', 'quick-handler']) {
     it(`the ${name} example serves the connect routes`, async () => {
       const port = await freePort();
       const server = await serveReadmeExample(name, { ...env, PORT: String(port) }, `http://127.0.0.1:${port}/`);
@@ -121,6 +129,178 @@ describe('README examples (server)', () => {
       assert.equal(get.status, 401);
     } finally {
       examples.cleanup();
+    }
+  });
+});
+
+describe('README examples (the front door)', () => {
+  let emulator: Emulator;
+  let env: Record<string, string>;
+
+  before(async () => {
+    emulator = createEmulator({ apiKey: 'front-door-key', verifyDelay: 0 });
+    const { baseUrl } = await emulator.listen();
+    env = { PLATFORM_API_KEY: 'front-door-key', PLATFORM_BASE_URL: baseUrl };
+  });
+  after(() => emulator.close());
+
+  it('the API client example lists the seeded connection of group acme', async () => {
+    const result = await runReadmeExample('quick-client', env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'hubspot bad_credentials\n');
+  });
+
+  it('the emulator example starts one on a free port with the default key', async () => {
+    const result = await runReadmeExample('quick-emulator', {});
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, 'true dev-api-key\n');
+  });
+});
+
+describe('docs/frameworks.md and docs/server.md: the Vite configurations', () => {
+  it('the Vue plugin treats connect-provider, and only it, as a custom element', async () => {
+    const examples = writeReadmeExamples();
+    try {
+      const config = (await import(examples.file('vite-vue'))).default as {
+        plugins: {
+          name: string;
+          api: { options: { template: { compilerOptions: { isCustomElement(tag: string): boolean } } } };
+        }[];
+      };
+      const vue = config.plugins.find((plugin) => plugin.name === 'vite:vue');
+      assert.ok(vue, 'the Vue plugin is configured');
+      const { isCustomElement } = vue.api.options.template.compilerOptions;
+      assert.equal(isCustomElement('connect-provider'), true);
+      assert.equal(isCustomElement('div'), false);
+    } finally {
+      examples.cleanup();
+    }
+  });
+
+  it("the dev proxy keeps the browser's Host (changeOrigin: false), as the handler needs", async () => {
+    const examples = writeReadmeExamples();
+    try {
+      const config = (await import(examples.file('vite-proxy'))).default;
+      assert.equal(config.server.proxy['/api'].changeOrigin, false);
+      assert.match(config.server.proxy['/api'].target, /^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      examples.cleanup();
+    }
+  });
+});
+
+describe('every code block of README.md and docs/*.md is checked', () => {
+  const root = new URL('../../', import.meta.url);
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+    scripts: Record<string, string>;
+    bin: Record<string, string>;
+    exports: unknown;
+  };
+  /** Every file the package's exports point at, without "./". */
+  const exported = new Set<string>();
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') exported.add(value.replace(/^\.\//, ''));
+    else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+  };
+  collect(pkg.exports);
+  const exportedPath = (text: string) =>
+    [...text.matchAll(/node_modules\/connect-provider\/([\w./-]+)/g)].map((match) => match[1]);
+
+  /** The snippets the type fixtures hold (readme:start ... readme:end), each as trimmed lines. */
+  const fixtures = (function walk(dir: string): string[] {
+    return readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? walk(`${dir}${entry.name}/`) : [`${dir}${entry.name}`],
+    );
+  })('test/types/')
+    .filter((file) => /\.(ts|tsx|vue|svelte)$/.test(file))
+    .flatMap((file) =>
+      [...readFileSync(new URL(file, root), 'utf8').matchAll(/readme:start.*\n([\s\S]*?)\n.*readme:end/g)].map(
+        (match) => match[1]!.split('\n').map((line) => line.trim()),
+      ),
+    );
+  const trimmed = (code: string) =>
+    code
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((line) => line.trim());
+
+  const blocks = [...documentation()].flatMap(([file, text]) =>
+    [...text.matchAll(/^```(\S*)(?: example:([\w-]+))?\n([\s\S]*?)^```/gm)].map((match) => ({
+      file,
+      lang: match[1]!,
+      name: match[2],
+      code: match[3]!,
+    })),
+  );
+
+  it('finds the blocks, with unique example names', () => {
+    assert.ok(blocks.length >= 20, `${blocks.length} blocks`);
+    assert.doesNotThrow(() => documentationBlocks('ts'));
+    assert.doesNotThrow(() => documentationBlocks('html'));
+  });
+
+  for (const block of blocks) {
+    const label = `${block.file}: ${block.lang}${block.name ? ` example:${block.name}` : ''} (${block.code.split('\n')[0]})`;
+    it(label, async () => {
+      if (block.lang === 'ts' && block.name) {
+        // Run or imported by the tests above: one names it, or another example imports it.
+        const source = readFileSync(new URL('test/node/readme-examples.test.ts', root), 'utf8');
+        const imported = [...readmeExamples().values()].some((code) => code.includes(`'./${block.name}.js'`));
+        assert.ok(source.includes(`'${block.name}'`) || imported, `a test runs example ${block.name}`);
+      } else if (block.lang === 'html' && block.name) {
+        const { ConnectProvider } = await import('../../src/index.js');
+        const observed = new Set((ConnectProvider as unknown as { observedAttributes: string[] }).observedAttributes);
+        const element = readFileSync(new URL('src/element/connect-provider.ts', root), 'utf8');
+        const events = new Set([...element.matchAll(/@event (\S+)/g)].map((match) => match[1]));
+        for (const [, attributes] of block.code.matchAll(/<connect-provider\b([^>]*)>/g)) {
+          for (const [, name] of attributes!.matchAll(/([\w-]+)(?:="[^"]*")?/g))
+            assert.ok(observed.has(name!), `<connect-provider> observes the attribute ${name}`);
+        }
+        for (const [, event] of block.code.matchAll(/addEventListener\('([\w-]+)'/g))
+          assert.ok(events.has(event), `the element fires ${event}`);
+        for (const path of exportedPath(block.code)) assert.ok(exported.has(path), `the package exports ${path}`);
+      } else if (block.lang === 'json' && block.name) {
+        const paths = exportedPath(JSON.stringify(JSON.parse(block.code)));
+        assert.ok(paths.length > 0);
+        for (const path of paths) assert.ok(exported.has(path), `the package exports ${path}`);
+      } else if (block.lang === 'sh') {
+        for (const [, script] of block.code.matchAll(/npm run ([\w:.-]+)/g))
+          assert.ok(script! in pkg.scripts, `package.json has the script ${script}`);
+        for (const [, bin] of block.code.matchAll(/npx (connect-provider[\w-]*)/g))
+          assert.ok(bin! in pkg.bin, `package.json has the bin ${bin}`);
+      } else if (['ts', 'tsx', 'vue', 'svelte'].includes(block.lang) && !block.name) {
+        // The block is fixture regions in a row; between them only a Svelte component's script tags or blank lines.
+        const lines = trimmed(block.code);
+        let regions = 0;
+        for (let i = 0; i < lines.length;) {
+          const region = fixtures.find((r) => r.every((line, j) => lines[i + j] === line));
+          if (region) {
+            regions++;
+            i += region.length;
+          } else {
+            assert.ok(
+              ['', '<script lang="ts">', '</script>'].includes(lines[i]!),
+              `line ${i + 1} (${lines[i]}) is in a readme:start/readme:end region of a fixture under test/types/, which npm run test:types checks`,
+            );
+            i++;
+          }
+        }
+        assert.ok(regions > 0, 'the block holds a fixture region');
+      } else {
+        assert.fail(`no test checks a ${block.lang} block; mark it "example:NAME" of a checked kind`);
+      }
+    });
+  }
+
+  it('links only to files that exist, and to nothing outside the repository', () => {
+    for (const [file, text] of documentation()) {
+      assert.doesNotMatch(text, /\.\.\/shared\/|\/work\//, `${file} names no path outside the repository`);
+      for (const [, target] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const url = new URL(target!, new URL(file, root));
+        assert.ok(url.href.startsWith(root.href), `${file} links inside the repository: ${target}`);
+        assert.ok(existsSync(url), `${file} links to ${target}, which exists`);
+      }
     }
   });
 });

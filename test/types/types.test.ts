@@ -1,12 +1,13 @@
 // The shipped typings as users meet them: tsc, vue-tsc, svelte-check and ngc in
 // strict mode over fixtures that hold the README's snippets, each followed by
 // cases that must not compile (@ts-expect-error / @vue-expect-error), so an
-// `any` in the typings fails the run. The README must show each snippet
-// exactly as a fixture holds it (between readme:start and readme:end).
+// `any` in the typings fails the run. The documentation (README.md or one of
+// docs/*.md) must show each snippet exactly as a fixture holds it (between
+// readme:start and readme:end).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -68,10 +69,18 @@ describe('the typings, checked as a user of each stack checks them', () => {
   });
 });
 
-describe('the README', () => {
-  const readme = readFileSync(`${root}README.md`, 'utf8')
-    .split('\n')
-    .map((line) => line.trim());
+describe('the documentation (README.md, docs/*.md)', () => {
+  const files = [
+    'README.md',
+    ...readdirSync(`${root}docs`)
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
+  const pages = files.map((file) =>
+    readFileSync(`${root}${file}`, 'utf8')
+      .split('\n')
+      .map((line) => line.trim()),
+  );
   const fixtures = [
     'test/types/react/raw-tag.tsx',
     'test/types/react/wrapper.tsx',
@@ -89,8 +98,8 @@ describe('the README', () => {
       assert.ok(regions.length > 0, `${fixture} marks a snippet`);
       for (const [, region] of regions) {
         const lines = region!.split('\n').map((line) => line.trim());
-        const found = readme.some((_, i) => lines.every((line, j) => readme[i + j] === line));
-        assert.ok(found, `README.md holds these lines of ${fixture} in a row:\n${region}`);
+        const found = pages.some((page) => page.some((_, i) => lines.every((line, j) => page[i + j] === line)));
+        assert.ok(found, `README.md or a page of docs/ holds these lines of ${fixture} in a row:\n${region}`);
       }
     });
   }

@@ -1,9 +1,10 @@
-// Runs the code blocks of README.md marked "ts example:NAME", so the README
-// cannot drift from what the package does. All blocks are written into one
-// temporary folder as NAME.ts, so an example can import another
+// Runs the code blocks of the documentation (README.md and docs/*.md) marked
+// "ts example:NAME", so the documentation cannot drift from what the package
+// does. Names are unique across all the files. All blocks are written into
+// one temporary folder as NAME.ts, so an example can import another
 // (`./connect.js`), with the package's entry points pointed at src/.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,14 +17,40 @@ const ENTRIES: Record<string, string> = {
   'connect-provider/emulator': 'src/emulator/index.ts',
 };
 
-export function readmeExamples(): Map<string, string> {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const blocks = new Map<string, string>();
-  for (const match of readme.matchAll(/```ts example:([\w-]+)\n([\s\S]*?)```/g)) blocks.set(match[1], match[2]);
+/** The documentation's files, relative to the repository: README.md, then docs/*.md by name. */
+export function documentationFiles(): string[] {
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`);
+  return ['README.md', ...docs];
+}
+
+/** Each documentation file's text, by its path relative to the repository. */
+export function documentation(): Map<string, string> {
+  return new Map(documentationFiles().map((file) => [file, readFileSync(join(root, file), 'utf8')]));
+}
+
+/** The blocks marked "LANG example:NAME" in the documentation, by name; a name used twice throws. */
+export function documentationBlocks(lang: string): Map<string, { file: string; code: string }> {
+  const blocks = new Map<string, { file: string; code: string }>();
+  const pattern = new RegExp(`\`\`\`${lang} example:([\\w-]+)\\n([\\s\\S]*?)\`\`\``, 'g');
+  for (const [file, text] of documentation()) {
+    for (const match of text.matchAll(pattern)) {
+      const seen = blocks.get(match[1]);
+      if (seen) throw new Error(`"${lang} example:${match[1]}" is in both ${seen.file} and ${file}: names are unique`);
+      blocks.set(match[1], { file, code: match[2] });
+    }
+  }
   return blocks;
 }
 
-/** Writes every README example into a fresh folder; returns it and a cleanup. */
+/** The TypeScript examples of README.md and docs/*.md, by name. */
+export function readmeExamples(): Map<string, string> {
+  return new Map([...documentationBlocks('ts')].map(([name, { code }]) => [name, code]));
+}
+
+/** Writes every example of the documentation into a fresh folder; returns it and a cleanup. */
 export function writeReadmeExamples(): { dir: string; file(name: string): string; cleanup(): void } {
   // Inside the repo, so the examples' bare imports (express, hono) resolve from its node_modules.
   const cache = join(root, 'node_modules', '.cache');
@@ -39,7 +66,8 @@ export function writeReadmeExamples(): { dir: string; file(name: string): string
   return {
     dir,
     file: (name) => {
-      if (!readmeExamples().has(name)) throw new Error(`README.md has no block "ts example:${name}"`);
+      if (!readmeExamples().has(name))
+        throw new Error(`neither README.md nor docs/*.md has a block "ts example:${name}"`);
       return join(dir, `${name}.ts`);
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),

@@ -1,4 +1,4 @@
-// The README's Angular snippet. Angular's strict templates type `$event` from
+// The documentation's (README.md, docs/frameworks.md) Angular snippet. Angular's strict templates type `$event` from
 // HTMLElementEventMap, which the main entry extends: onSuccess's parameter is
 // checked against connect-success's event (wrong.component.ts must fail).
 // readme:start

@@ -1,4 +1,4 @@
-// The README's plain TypeScript snippet, then cases that must not compile.
+// The plain TypeScript snippets of docs/frameworks.md and docs/element.md, then cases that must not compile.
 // readme:start
 import 'connect-provider';
 import { ConnectError } from 'connect-provider';
@@ -21,6 +21,13 @@ document.querySelector('#connect-now')?.addEventListener('click', async () => {
 });
 // readme:end
 
+// readme:start
+element.disconnectable = true;
+element.strings = { connect: 'Mit {provider} verbinden', working: 'Mit {provider} verbunden' };
+element.addEventListener('connect-loaded', (e) => console.log(e.detail.connection?.status ?? 'none'));
+element.addEventListener('connect-disconnect', (e) => console.log('disconnected', e.detail.connection.id));
+// readme:end
+
 // Each line below must fail to compile; an `any` would let it pass (TS2578: unused directive).
 // @ts-expect-error pollInterval is a number
 element.pollInterval = 'fast';
@@ -28,3 +35,7 @@ element.pollInterval = 'fast';
 element.addEventListener('connect-success', (e) => console.log(e.detail.nope));
 // @ts-expect-error the tag's type is the element's, which has no `nope`
 document.querySelector('connect-provider')?.nope;
+// @ts-expect-error strings has no key `nope`
+element.strings = { nope: 'x' };
+// @ts-expect-error connect-loaded's connection may be null
+element.addEventListener('connect-loaded', (e) => console.log(e.detail.connection.id));

@@ -1,4 +1,4 @@
-// The README's React 19 snippet for the raw tag, then cases that must not compile.
+// The documentation's (README.md, docs/frameworks.md) React 19 snippet for the raw tag, then cases that must not compile.
 // readme:start
 import 'connect-provider';
 import type {} from 'connect-provider/react-jsx';

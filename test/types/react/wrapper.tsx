@@ -1,4 +1,4 @@
-// The README's snippet for the React wrapper, then cases that must not compile.
+// The documentation's (README.md, docs/frameworks.md) snippet for the React wrapper, then cases that must not compile.
 // readme:start
 import { ConnectProvider } from 'connect-provider/react';
 
