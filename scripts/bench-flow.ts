@@ -3,7 +3,10 @@
 // with the element's defaults (poll-interval 1000) and the emulator's default
 // verify delay (1500 ms). Rows: backend requests per flow (target <= 8), ms from
 // the emulator marking the connection verified to connect-success (target:
-// median <= 300), requests before the popup opens.
+// median <= 300), requests before the popup opens, and the requests a page
+// load makes for its elements at rest (one list per endpoint, one provider
+// read per provider). Each flow signs in as a user of a new group, so every
+// flow connects anew (a group that has the connection would reconnect it).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
@@ -23,12 +26,22 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
     apiKey: emulator.apiKey,
     baseUrl,
     project: 'demo',
-    authorize: () => ({ groupRef: 'bench', consumerRef: 'bench-user' }),
+    authorize: (request) => {
+      const group = /(?:^|;\s*)g=([\w-]+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? 'bench';
+      return { groupRef: group, consumerRef: `${group}-user` };
+    },
   });
   const connect = toNodeListener(handler);
   let handlerRequests = 0;
   const page = `<!doctype html><script type="module" src="/connect-provider.js"></script>
   <connect-provider endpoint="/api/connect" provider="salesforce"></connect-provider>`;
+  const PROVIDERS = ['salesforce', 'hubspot', 'slack', 'notion', 'zendesk'];
+  /** A settings page: `count` elements on one endpoint, over the five providers in turn. */
+  const settingsPage = (count: number) =>
+    `<!doctype html><script type="module" src="/connect-provider.js"></script>${Array.from(
+      { length: count },
+      (_, i) => `<connect-provider endpoint="/api/connect" provider="${PROVIDERS[i % PROVIDERS.length]}"></connect-provider>`,
+    ).join('')}`;
   const app = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/api/connect/')) {
       handlerRequests++;
@@ -36,7 +49,8 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
     } else if (req.url === '/connect-provider.js') {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(element);
     } else {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+      const count = /^\/settings\/(\d+)$/.exec(req.url ?? '')?.[1];
+      res.writeHead(200, { 'content-type': 'text/html' }).end(count ? settingsPage(Number(count)) : page);
     }
   });
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
@@ -47,11 +61,30 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
   const latencies: number[] = [];
   const beforePopup: number[] = [];
   try {
+    for (const count of [1, 5, 20]) {
+      const context = await browser.newContext();
+      await context.addCookies([{ name: 'g', value: `load-${count}`, url: appUrl }]);
+      const tab = await context.newPage();
+      handlerRequests = 0;
+      await tab.goto(`${appUrl}/settings/${count}`);
+      await tab.waitForFunction(
+        (n) => document.querySelectorAll('connect-provider[connection-status]').length === n,
+        count,
+      );
+      rows.push([
+        `page load: requests at rest for ${count} element(s) on one endpoint (${Math.min(count, PROVIDERS.length)} providers)`,
+        String(handlerRequests),
+        '',
+      ]);
+      await context.close();
+    }
     for (let i = 0; i < FLOWS; i++) {
       const context = await browser.newContext();
+      await context.addCookies([{ name: 'g', value: `flow-${i}`, url: appUrl }]);
       const tab = await context.newPage();
       await tab.goto(appUrl);
-      await tab.locator('connect-provider [part=button]').waitFor();
+      // The reads at rest are the page load's, not the flow's: counted above.
+      await tab.locator('connect-provider[connection-status]').waitFor();
       await tab.evaluate(() => {
         const w = window as unknown as { fetches: number; fetchesBeforeOpen: number; successAt: Promise<number> };
         w.fetches = 0;
