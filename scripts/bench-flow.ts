@@ -40,7 +40,8 @@ export async function benchFlows(flows: number, element: Uint8Array): Promise<Ro
   const settingsPage = (count: number) =>
     `<!doctype html><script type="module" src="/connect-provider.js"></script>${Array.from(
       { length: count },
-      (_, i) => `<connect-provider endpoint="/api/connect" provider="${PROVIDERS[i % PROVIDERS.length]}"></connect-provider>`,
+      (_, i) =>
+        `<connect-provider endpoint="/api/connect" provider="${PROVIDERS[i % PROVIDERS.length]}"></connect-provider>`,
     ).join('')}`;
   const app = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/api/connect/')) {
