@@ -4,7 +4,7 @@
 // update flow with no host code, disconnects it after a confirmation in
 // place, names the provider by its displayName and asks for the inputs the
 // provider needs. Real handler, real emulator, popup blocker on.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import {
@@ -175,5 +175,64 @@ describe('<connect-provider> at rest', () => {
     await ended(w);
     const post = (await serverLog(tag)).find((r) => r.method === 'POST')!;
     expect(JSON.parse(post.body).providerWorkspaceRef).to.equal('acme');
+  });
+});
+
+describe('<connect-provider> at rest: the icon and the reads again', () => {
+  freshSessionEachTest(() => {});
+
+  for (const [icon, shown] of [
+    ['https://cdn.example/icon.svg', true],
+    ['http://localhost:1/icon.svg', true],
+    ['http://cdn.example/icon.svg', false],
+    ['javascript:alert(1)', false],
+    ['data:image/svg+xml,<svg/>', false],
+  ] as const) {
+    it(`should ${shown ? 'show' : 'not show'} the icon ${icon}`, async () => {
+      const el = (await fixture(
+        html`<connect-provider endpoint=${`/fixture/icons/${encodeURIComponent(icon)}`} provider="iconic"></connect-provider>`,
+      )) as ConnectProvider;
+      // The provider's answer has arrived once its displayName is in the label.
+      await waitUntil(() => button(el).textContent === 'Connect Icon Test', `label: ${button(el).textContent}`);
+      const img = el.shadowRoot!.querySelector<HTMLImageElement>('[part=icon]');
+      expect(img !== null, 'an icon').to.equal(shown);
+      if (img) {
+        expect(img.getAttribute('src')).to.equal(icon);
+        expect(img.getAttribute('alt')).to.equal('');
+      }
+    });
+  }
+
+  it('should read the connection again when the page comes back after a minute hidden, not after seconds', async () => {
+    const tag = uniqueTag();
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="slack"></connect-provider>`,
+    )) as ConnectProvider;
+    await loaded(el);
+    const lists = async () =>
+      (await serverLog(tag)).filter((r) => r.method === 'GET' && r.path === '/api/connect/connections').length;
+    expect(await lists()).to.equal(1);
+    // The Page Visibility API and the clock are the boundary under test.
+    const realNow = Date.now;
+    let now = realNow();
+    Date.now = () => now;
+    const setHidden = (hidden: boolean) => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    try {
+      setHidden(true);
+      now += 10_000;
+      setHidden(false);
+      await aTimeout(300);
+      expect(await lists(), 'hidden 10 s: no new read').to.equal(1);
+      setHidden(true);
+      now += 61_000;
+      setHidden(false);
+      await waitUntil(async () => (await lists()) === 2, 'no second read after a minute hidden', { timeout: 3000 });
+    } finally {
+      Date.now = realNow;
+      delete (document as { hidden?: boolean }).hidden;
+    }
   });
 });

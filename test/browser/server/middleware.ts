@@ -310,6 +310,17 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       if (/\/connections\/?$/.test(path)) return json(ctx, ctx.query.provider ? [connection] : []);
       return json(ctx, connection);
     }
+    if (kind === 'icons') {
+      // A backend whose provider info carries the icon URL the test names (?icon=), for the element's URL rule.
+      const provider = /\/providers\/([\w-]+)$/.exec(path)?.[1];
+      if (provider)
+        return json(ctx, {
+          name: provider,
+          displayName: 'Icon Test',
+          media: { regular: { iconURL: String(ctx.query.icon) }, darkMode: { iconURL: String(ctx.query.icon) } },
+        });
+      return json(ctx, []);
+    }
     if (kind === 'hang') {
       await new Promise((r) => setTimeout(r, 30000));
       return json(ctx, {});
