@@ -120,7 +120,7 @@ describe('<connect-provider> at rest', () => {
   });
 
   it('should keep the connection and say so when the disconnect fails', async () => {
-    await seedConnection(group, 'slack', 'allow');
+    const id = await seedConnection(group, 'slack', 'allow');
     const el = (await fixture(
       html`<connect-provider endpoint="/api/connect" provider="slack" disconnectable></connect-provider>`,
     )) as ConnectProvider;
@@ -148,6 +148,19 @@ describe('<connect-provider> at rest', () => {
     await el.updateComplete;
     expect(el.getAttribute('connection-status')).to.equal('working');
     expect(status(el)).to.equal('Could not disconnect Slack. Please try again.');
+    // Kept, not only in the attribute: the element still holds it, offers Reconnect, and a retry disconnects it.
+    expect(el.connection?.id, 'the connection is kept').to.equal(id);
+    expect(button(el).textContent).to.equal('Reconnect Slack');
+    expect(button(el, 'disconnect'), 'Disconnect is still offered').to.exist;
+    const heard: string[] = [];
+    el.addEventListener('connect-disconnect', (e) => heard.push(e.detail.connection.id));
+    await userClick(el, 'disconnect');
+    await el.updateComplete;
+    await userClick(el, 'disconnect');
+    await waitUntil(() => heard.length === 1, 'the retry did not disconnect');
+    expect(heard).to.deep.equal([id]);
+    await el.updateComplete;
+    expect(el.getAttribute('connection-status')).to.equal('none');
   });
 
   it('should ask for a required workspace: an empty click opens and sends nothing; a filled one carries it', async () => {
