@@ -311,14 +311,17 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       return json(ctx, connection);
     }
     if (kind === 'icons') {
-      // A backend whose provider info carries the icon URL the test names (?icon=), for the element's URL rule.
-      const provider = /\/providers\/([\w-]+)$/.exec(path)?.[1];
-      if (provider)
+      // A backend whose provider info carries the icon URL the test names in the endpoint
+      // (/fixture/icons/{encoded icon URL}), for the element's URL rule.
+      const named = /^\/fixture\/icons\/([^/]+)\/providers\/([\w-]+)$/.exec(path);
+      if (named) {
+        const icon = decodeURIComponent(named[1]);
         return json(ctx, {
-          name: provider,
+          name: named[2],
           displayName: 'Icon Test',
-          media: { regular: { iconURL: String(ctx.query.icon) }, darkMode: { iconURL: String(ctx.query.icon) } },
+          media: { regular: { iconURL: icon }, darkMode: { iconURL: icon } },
         });
+      }
       return json(ctx, []);
     }
     if (kind === 'hang') {
