@@ -47,7 +47,9 @@ interface Field {
   label: string;
   prompt?: string;
   docs?: string;
-  workspace: boolean;
+  /** What the input holds: the user's value, else the provider's default. */
+  value: string;
+  workspace?: boolean;
 }
 
 /**
@@ -156,6 +158,11 @@ export class ConnectProvider extends LitElement {
     return publicState(this.flow?.state ?? 'idle');
   }
 
+  /** A flow runs: a click then does nothing. */
+  get #busy(): boolean {
+    return isBusy(this.flow?.state ?? 'idle');
+  }
+
   /** The caller's connection (at rest, or the last a flow saw), never with credentials. Read-only. */
   get connection(): Connection | undefined {
     return this.#lastConnection ?? this.rest ?? undefined;
@@ -231,7 +238,7 @@ export class ConnectProvider extends LitElement {
 
   /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
   #heard(key: string, change: ConnectionChange): void {
-    if (!this.endpoint || key !== endpointKey(this.endpoint) || isBusy(this.flow?.state ?? 'idle')) return;
+    if (!this.endpoint || key !== endpointKey(this.endpoint) || this.#busy) return;
     if ('removed' in change) {
       if (this.rest?.id === change.removed) this.rest = null;
     } else if (pickConnection([change.connection], this.provider, this.connectionId, this.providerWorkspaceRef))
@@ -249,16 +256,20 @@ export class ConnectProvider extends LitElement {
     if (found !== undefined) this.#emit('connect-loaded', { connection: found });
   }
 
+  /** Writes an attribute on the host, or removes it when there is no value. */
+  #reflect(name: string, value?: string): void {
+    if (value) this.setAttribute(name, value);
+    else this.removeAttribute(name);
+  }
+
   /** Only a state other than the default is written on the host: server-rendered markup and the client agree. */
   #reflectState(): void {
-    if (this.state === 'idle') this.removeAttribute('state');
-    else this.setAttribute('state', this.state);
+    this.#reflect('state', this.state === 'idle' ? '' : this.state);
   }
 
   #reflectStatus(): void {
     const rest = this.rest;
-    if (rest === undefined) this.removeAttribute('connection-status');
-    else this.setAttribute('connection-status', rest ? rest.status : 'none');
+    this.#reflect('connection-status', rest === undefined ? '' : rest ? rest.status : 'none');
   }
 
   #emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K], cancelable = false): boolean {
@@ -274,11 +285,9 @@ export class ConnectProvider extends LitElement {
   /** A timing attribute within its bounds; a value outside them is warned of once. */
   #bounded(name: keyof typeof BOUNDS, value: number): number {
     const [min, max, fallback] = BOUNDS[name];
-    if (Number.isFinite(value) && value >= min && value <= max) return value;
-    this.#warn(
-      `${name} ${value} is outside ${min} to ${max} ms; using ${Number.isFinite(value) ? (value < min ? min : max) : fallback}`,
-    );
-    return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+    const used = Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+    if (used !== value) this.#warn(`${name} ${value} is outside ${min} to ${max} ms; using ${used}`);
+    return used;
   }
 
   /** The provider as the user reads it: its displayName once known, else its name with a capital. */
@@ -289,7 +298,7 @@ export class ConnectProvider extends LitElement {
 
   /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
   #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
-    const text = { ...DEFAULT_STRINGS, ...this.strings }[key] ?? DEFAULT_STRINGS[key];
+    const text = this.strings?.[key] ?? DEFAULT_STRINGS[key];
     return String(text).replaceAll('{provider}', this.#name(provider)).replaceAll('{field}', field).trim();
   }
 
@@ -299,27 +308,27 @@ export class ConnectProvider extends LitElement {
     if (!info || info.name !== this.provider || this.connectionId || this.rest) return [];
     const fields: Field[] = [];
     if (info.oauth2Opts?.explicitWorkspaceRequired && !this.providerWorkspaceRef)
-      fields.push({ name: 'workspace', label: this.#text('workspace'), workspace: true });
-    for (const input of info.metadata?.input ?? []) {
-      if (this.providerMetadata && input.name in this.providerMetadata) continue;
       fields.push({
-        name: input.name,
-        label: input.displayName || input.name,
-        prompt: input.prompt,
-        docs: isAllowedUrl(input.docsURL) ? input.docsURL : undefined,
-        workspace: false,
+        name: 'workspace',
+        label: this.#text('workspace'),
+        value: this.values.workspace ?? '',
+        workspace: true,
+      });
+    for (const { name, displayName, prompt, docsURL, defaultValue } of info.metadata?.input ?? []) {
+      if (this.providerMetadata && name in this.providerMetadata) continue;
+      fields.push({
+        name,
+        label: displayName || name,
+        prompt,
+        docs: isAllowedUrl(docsURL) ? docsURL : undefined,
+        value: this.values[name] ?? defaultValue ?? '',
       });
     }
     return fields;
   }
 
-  #value(field: Field): string {
-    const input = this.info?.metadata?.input?.find((i) => i.name === field.name);
-    return (this.values[field.name] ?? input?.defaultValue ?? '').trim();
-  }
-
   #handleClick(): void {
-    if (this.disabled || isBusy(this.flow?.state ?? 'idle')) return;
+    if (this.disabled || this.#busy) return;
     // The outcome is told through events; a click has nobody to reject to.
     this.start().catch(() => {});
   }
@@ -364,7 +373,7 @@ export class ConnectProvider extends LitElement {
     for (const key of HINTS) body[key] = this[key];
     const metadata: Record<string, unknown> = { ...this.providerMetadata };
     for (const field of this.#fields()) {
-      const value = this.#value(field);
+      const value = field.value.trim();
       const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
       if (wrong) {
         this.notice = this.#text(wrong, undefined, field.label);
@@ -421,8 +430,9 @@ export class ConnectProvider extends LitElement {
     this.notice = '';
     const missing = !this.endpoint ? 'endpoint' : mode === 'create' && !this.provider ? 'provider' : '';
     if (missing) {
-      this.#warn(`the ${missing} attribute is required`);
-      flow.fail('invalid_config', `the ${missing} attribute is required`);
+      const message = `the ${missing} attribute is required`;
+      this.#warn(message);
+      flow.fail('invalid_config', message);
     } else flow.begin();
     return flow.promise;
   }
@@ -456,7 +466,7 @@ export class ConnectProvider extends LitElement {
   async disconnect(): Promise<void> {
     const connection = this.rest;
     this.confirming = false;
-    if (!connection || this.disconnecting || isBusy(this.flow?.state ?? 'idle'))
+    if (!connection || this.disconnecting || this.#busy)
       throw new ConnectError('invalid_config', 'there is no connection to disconnect');
     this.disconnecting = true;
     this.notice = '';
@@ -523,7 +533,7 @@ export class ConnectProvider extends LitElement {
 
   protected override render() {
     const flow = this.flow;
-    const busy = isBusy(flow?.state ?? 'idle');
+    const busy = this.#busy;
     const fields = busy ? [] : this.#fields();
     // Texts tell of the flow: its provider and mode while it runs.
     const provider = busy ? flow!.provider : this.provider;
@@ -545,11 +555,7 @@ export class ConnectProvider extends LitElement {
               required
               autocomplete="off"
               pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
-              .value=${
-                this.values[field.name] ??
-                this.info?.metadata?.input?.find((i) => i.name === field.name)?.defaultValue ??
-                ''
-              }
+              .value=${field.value}
               @input=${this.#handleInput}
             />${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
               field.docs
