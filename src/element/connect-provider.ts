@@ -3,7 +3,7 @@ import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
-import { BackendError, callBackend } from './backend.js';
+import { BackendError, callBackend, connectionPath } from './backend.js';
 import { styles } from './connect-provider.styles.js';
 import { ConnectError, type ConnectEventDetails } from './events.js';
 import { Flow } from './flow.js';
@@ -503,7 +503,7 @@ export class ConnectProvider extends LitElement {
       await callBackend({
         endpoint: this.endpoint,
         method: 'DELETE',
-        path: `/connections/${encodeURIComponent(connection.id)}`,
+        path: connectionPath(connection.id),
         headers: { ...this.requestHeaders },
         signal: AbortSignal.timeout(15000),
       });

@@ -3,9 +3,8 @@
 // has ended nothing moves it. Everything it holds (timers, listeners,
 // requests) is registered here and released at the end, whatever ends it.
 import type { Connection, Problem } from '../shared/types.js';
-import { withoutCredentials } from '../shared/credentials.js';
 import { isAllowedUrl } from '../shared/url.js';
-import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
+import { BackendError, callBackend, connectionPath, retryDelay, toConnections, type RetryPolicy } from './backend.js';
 import { ConnectError, type ConnectCancelReason, type ConnectErrorCode, type ConnectEventDetails } from './events.js';
 import { isFinal, next, type FlowInput, type FlowState } from './machine.js';
 import { closePopup, isClosed, openPopup, popupName, readCompletion, writePlaceholder } from './popup.js';
@@ -165,7 +164,7 @@ export class Flow {
     this.#later(() => this.fail('timeout', 'timed out'), this.#config.timeout);
     this.#watchPopup();
     // What the caller had when the flow began: the connection (update) or their own of the provider (create).
-    this.#known = this.#retrying('GET', this.#id ? this.#path(this.#id) : this.#ownListPath(), this.#urlPolicy).then(
+    this.#known = this.#retrying('GET', this.#pathOf(this.#id), this.#urlPolicy).then(
       (answer) => new Map(this.#connections(answer).map((c) => [c.id, stamp(c)])),
       () => undefined,
     );
@@ -274,15 +273,11 @@ export class Flow {
    */
   async #confirmClaim(id: string): Promise<void> {
     try {
-      const [connection] = this.#connections(await this.#attempt('GET', this.#path(id)));
+      const [connection] = this.#connections(await this.#attempt('GET', connectionPath(id)));
       const known = await this.#known;
       if (!connection || connection.id !== id || !this.#matches(connection) || !this.#isNew(connection, known)) return;
       // The same person's, not a coworker's: a backend with the list route tells its caller's own (create mode).
-      if (
-        known &&
-        !this.#id &&
-        !this.#connections(await this.#attempt('GET', this.#ownListPath())).some((c) => c.id === id)
-      )
+      if (known && !this.#id && !this.#connections(await this.#attempt('GET', this.#pathOf())).some((c) => c.id === id))
         return;
       this.#found(id, connection);
     } catch {
@@ -325,7 +320,7 @@ export class Flow {
     try {
       answer =
         mode === 'update'
-          ? await this.#retrying('PATCH', `${this.#path(this.#id!)}:oauth-update`, this.#urlPolicy)
+          ? await this.#retrying('PATCH', `${connectionPath(this.#id!)}:oauth-update`, this.#urlPolicy)
           : await this.#retrying('POST', '/oauth-connect', this.#urlPolicy, body);
     } catch (error) {
       return this.#failWith(error);
@@ -351,21 +346,17 @@ export class Flow {
     this.#go('opened', 'connect-popup', { url });
   }
 
-  #path(id: string): string {
-    return `/connections/${encodeURIComponent(id)}`;
-  }
-
-  /** The caller's own connections to the provider (the backend narrows to the consumer it identified). */
-  #ownListPath(): string {
-    return `/connections?provider=${encodeURIComponent(this.provider)}&own=true`;
+  /**
+   * The path of a connection, or without an ID of the caller's own connections to the provider (the backend narrows
+   * to the consumer it identified).
+   */
+  #pathOf(id?: string): string {
+    return id ? connectionPath(id) : `/connections?provider=${encodeURIComponent(this.provider)}&own=true`;
   }
 
   /** An answer of the list or the get route as connections, without credentials. */
   #connections(answer: unknown): Connection[] {
-    return ([] as unknown[])
-      .concat(answer)
-      .filter((c): c is Connection => !!c && typeof c === 'object' && typeof (c as Connection).id === 'string')
-      .map(withoutCredentials);
+    return toConnections(([] as unknown[]).concat(answer));
   }
 
   #pollSoon(ms: number): void {
@@ -386,7 +377,7 @@ export class Flow {
     const id = this.#id;
     let answer: unknown;
     try {
-      answer = await this.#retrying('GET', id ? this.#path(id) : this.#ownListPath(), this.#pollPolicy);
+      answer = await this.#retrying('GET', this.#pathOf(id), this.#pollPolicy);
     } catch (error) {
       return this.#failWith(error);
     } finally {
