@@ -1,5 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import type { Connection } from '../shared/types.js';
+import type { Connection, Problem } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
@@ -35,6 +35,9 @@ const BOUNDS = {
   timeout: [1000, 3600000, 300000],
   closedGrace: [0, 1800000, 120000],
 } as const;
+
+/** The backend refused the provider's name (its problem names the `provider` input). */
+const refusesProvider = (problem?: Problem): boolean => !!problem?.issues?.some((issue) => issue.name === 'provider');
 
 /** A page hidden this long reads the connection again when it is shown. */
 const STALE_AFTER_HIDDEN = 60000;
@@ -472,9 +475,9 @@ export class ConnectProvider extends LitElement {
     const { problem, code } = flow.error ?? {};
     if (code === 'http_error' && problem?.status === 401)
       this.#warn('the backend answered 401: is the user signed in?');
-    if (problem?.issues?.some((issue) => issue.name === 'provider'))
+    if (refusesProvider(problem))
       this.#warn(
-        `the backend refused provider "${flow.provider}": ${problem.detail}; names are the platform's, in lower case`,
+        `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
       );
     if (!connection) return;
     this.rest = connection;
@@ -526,33 +529,34 @@ export class ConnectProvider extends LitElement {
   /** The status line: the flow's, else a notice, else the rest state. */
   #status(): { text: string; tone: 'error' | 'success' | '' } {
     const flow = this.flow;
+    const state = flow?.state;
     if (this.notice) return { text: this.notice, tone: 'error' };
     if (this.confirming) return { text: this.#text('confirmDisconnect'), tone: '' };
-    if (flow && flow.state !== 'idle' && flow.state !== 'working') {
-      const code = flow.error?.code;
-      const status = flow.error?.problem?.status;
+    if (flow && state && state !== 'idle' && state !== 'working') {
+      const { code, problem, message } = flow.error ?? {};
+      // An error says what went wrong where it can; any other state says its own text.
       const key: keyof ConnectStrings =
-        flow.state === 'blocked'
-          ? 'blocked'
-          : flow.state === 'severed'
-            ? 'waiting'
-            : flow.state !== 'error'
-              ? flow.state
-              : status === 401
-                ? 'signIn'
-                : flow.error?.problem?.issues?.some((issue) => issue.name === 'provider')
-                  ? 'unknownProvider'
-                  : code === 'network_error' && flow.error?.problem
-                    ? 'unavailable'
-                    : code === 'timeout' && flow.endedIn === 'verifying'
-                      ? 'verifyTimeout'
-                      : code === 'invalid_config' && flow.error?.message.includes('window')
-                        ? 'noPopups'
-                        : code && code in DEFAULT_STRINGS
-                          ? (code as keyof ConnectStrings)
-                          : 'error';
-      const tone = flow.state === 'error' || flow.state === 'bad_credentials' ? 'error' : '';
-      return { text: this.#text(key, flow.provider), tone };
+        state === 'severed'
+          ? 'waiting'
+          : state !== 'error'
+            ? state
+            : problem?.status === 401
+              ? 'signIn'
+              : refusesProvider(problem)
+                ? 'unknownProvider'
+                : code === 'network_error' && problem
+                  ? 'unavailable'
+                  : code === 'timeout' && flow.endedIn === 'verifying'
+                    ? 'verifyTimeout'
+                    : code === 'invalid_config' && message?.includes('window')
+                      ? 'noPopups'
+                      : code && code in DEFAULT_STRINGS
+                        ? (code as keyof ConnectStrings)
+                        : 'error';
+      return {
+        text: this.#text(key, flow.provider),
+        tone: state === 'error' || state === 'bad_credentials' ? 'error' : '',
+      };
     }
     const rest = this.rest;
     if (rest?.status === 'bad_credentials') return { text: this.#text('needsReconnect'), tone: 'error' };
