@@ -188,9 +188,7 @@ export class Flow {
   fail(code: ConnectErrorCode, message: string, problem?: Problem, connection?: Connection): void {
     if (this.done) return;
     this.error = new ConnectError(code, message, problem, connection);
-    const detail = { code, message, problem, connection };
-    if (code === 'bad_credentials') this.#go('refused', 'connect-error', detail);
-    else this.#go('fail', 'connect-error', detail);
+    this.#go(code === 'bad_credentials' ? 'refused' : 'fail', 'connect-error', { code, message, problem, connection });
   }
 
   /** The fallback button's click: opens the popup the browser blocked. */
@@ -201,7 +199,7 @@ export class Flow {
     if (!popup) {
       // A real click that still opens nothing: popups are impossible here (a sandboxed frame, a strict setting).
       this.#host.warn(
-        'the browser opens no popup even from a click: in an iframe, its sandbox needs allow-popups and allow-popups-to-escape-sandbox',
+        "no popup opens even on a click: an iframe's sandbox needs allow-popups and allow-popups-to-escape-sandbox",
       );
       return this.fail('invalid_config', 'this page cannot open the sign-in window');
     }
