@@ -253,7 +253,7 @@ export class Flow {
     if (!own && !this.#origins.has(event.origin)) return;
     const completion = readCompletion(event.data);
     if (!completion || (this.state !== 'authorizing' && this.state !== 'severed')) return;
-    if (completion.succeeded) {
+    if ('connectionId' in completion) {
       const id = completion.connectionId;
       // Once the flow knows its connection, other IDs are ignored.
       if (this.#id && id !== this.#id) return;
