@@ -600,8 +600,8 @@ export class ConnectProvider extends LitElement {
         part="button"
         type="button"
         ?disabled=${this.disabled && !busy}
-        aria-disabled=${String(busy || this.disabled)}
-        aria-busy=${String(busy)}
+        aria-disabled=${busy || this.disabled ? 'true' : 'false'}
+        aria-busy=${busy ? 'true' : 'false'}
         @click=${this.#handleClick}
       >${
         isAllowedUrl(icon) ? html`<img part="icon" alt="" src=${icon} width="20" height="20" />` : nothing
