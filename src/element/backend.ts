@@ -1,7 +1,8 @@
 // Internal: requests to the host backend's connect routes (DESIGN section 3):
 // one attempt, its answer read as JSON, a failure thrown as a BackendError
 // that says whether to try again and when.
-import type { Problem } from '../shared/types.js';
+import type { Connection, Problem } from '../shared/types.js';
+import { withoutCredentials } from '../shared/credentials.js';
 import { backoffDelay, parseRetryAfter } from '../shared/retry.js';
 
 /** A failed request to the backend. */
@@ -31,6 +32,15 @@ export interface BackendCall {
   signal?: AbortSignal;
 }
 
+/** The path of one connection. */
+export const connectionPath = (id: string): string => `/connections/${encodeURIComponent(id)}`;
+
+/** The connections in an answer's items, without credentials. */
+export const toConnections = (items: unknown[]): Connection[] =>
+  items
+    .filter((c): c is Connection => !!c && typeof c === 'object' && typeof (c as Connection).id === 'string')
+    .map(withoutCredentials);
+
 /** The endpoint as a base URL without trailing slashes. */
 export const baseOf = (endpoint: string): string => endpoint.replace(/\/+$/, '');
 
@@ -43,11 +53,11 @@ export async function callBackend(call: BackendCall): Promise<{ data: unknown; d
   try {
     response = await fetch(url, {
       method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...call.headers },
+      headers: body ? { 'content-type': 'application/json', ...call.headers } : call.headers,
       body: body ? JSON.stringify(body) : null,
       credentials: 'include',
       cache: 'no-store',
-      ...(call.signal ? { signal: call.signal } : {}),
+      signal: call.signal,
     });
     text = await response.text();
   } catch {

@@ -41,19 +41,15 @@ export const styles = css`
     height: 1.25em;
     object-fit: contain;
   }
-  [part='fallback'],
-  [part='stop'],
-  [part='disconnect'],
-  [part='keep'] {
+  /* fallback, stop, disconnect, keep */
+  button:not([part='button']) {
     margin: 0.25em 0 0.25em 0.5em;
     color: inherit;
     background: transparent;
     border: 1px solid currentColor;
   }
   [part='status'] {
-    display: block;
     margin-top: 0.5em;
-    font-size: 0.875em;
     color: var(--connect-provider-status-color, inherit);
   }
   [part='status']:empty {
@@ -73,15 +69,17 @@ export const styles = css`
     border-radius: 1px;
     background: var(--connect-provider-error-color, light-dark(#b91c1c, #fca5a5));
   }
-  .field {
+  .field,
+  .field span,
+  .field small,
+  [part='status'] {
     display: block;
+  }
+  .field {
     margin-bottom: 0.5em;
   }
-  .field span,
-  .field small {
-    display: block;
-  }
-  .field small {
+  .field small,
+  [part='status'] {
     font-size: 0.875em;
   }
   input {

@@ -1,10 +1,9 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
-import type { Connection } from '../shared/types.js';
+import type { Connection, Problem } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
-import { BackendError, callBackend } from './backend.js';
+import { BackendError, callBackend, connectionPath } from './backend.js';
 import { styles } from './connect-provider.styles.js';
 import { ConnectError, type ConnectEventDetails } from './events.js';
 import { Flow } from './flow.js';
@@ -37,6 +36,9 @@ const BOUNDS = {
   closedGrace: [0, 1800000, 120000],
 } as const;
 
+/** The backend refused the provider's name (its problem names the `provider` input). */
+const refusesProvider = (problem?: Problem): boolean => !!problem?.issues?.some((issue) => issue.name === 'provider');
+
 /** A page hidden this long reads the connection again when it is shown. */
 const STALE_AFTER_HIDDEN = 60000;
 
@@ -47,7 +49,9 @@ interface Field {
   label: string;
   prompt?: string;
   docs?: string;
-  workspace: boolean;
+  /** What the input holds: the user's value, else the provider's default. */
+  value: string;
+  workspace?: boolean;
 }
 
 /**
@@ -89,60 +93,90 @@ interface Field {
  */
 export class ConnectProvider extends LitElement {
   static override styles = styles;
+  /** The reactive properties: attribute names, types, reflection; `state: true` is internal state. */
+  static override properties = {
+    endpoint: {},
+    provider: {},
+    groupRef: { attribute: 'group-ref' },
+    groupName: { attribute: 'group-name' },
+    consumerRef: { attribute: 'consumer-ref' },
+    consumerName: { attribute: 'consumer-name' },
+    providerWorkspaceRef: { attribute: 'provider-workspace-ref' },
+    providerAppId: { attribute: 'provider-app-id' },
+    connectionId: { attribute: 'connection-id' },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+    timeout: { type: Number },
+    popupWidth: { type: Number, attribute: 'popup-width' },
+    popupHeight: { type: Number, attribute: 'popup-height' },
+    closedGrace: { type: Number, attribute: 'closed-grace' },
+    messageOrigins: { attribute: 'message-origins' },
+    disabled: { type: Boolean, reflect: true },
+    disconnectable: { type: Boolean, reflect: true },
+    providerMetadata: { attribute: false },
+    requestHeaders: { attribute: false },
+    strings: { attribute: false },
+    flow: { state: true },
+    rest: { state: true },
+    info: { state: true },
+    values: { state: true },
+    notice: { state: true },
+    confirming: { state: true },
+    disconnecting: { state: true },
+  };
 
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
-  @property() endpoint = '';
+  endpoint = '';
   /** The provider to connect (required unless `connection-id` is set). */
-  @property() provider = '';
+  provider = '';
   /** Hint forwarded to the backend. */
-  @property({ attribute: 'group-ref' }) groupRef?: string;
+  groupRef?: string;
   /** Hint forwarded to the backend. */
-  @property({ attribute: 'group-name' }) groupName?: string;
+  groupName?: string;
   /** Hint forwarded to the backend. */
-  @property({ attribute: 'consumer-ref' }) consumerRef?: string;
+  consumerRef?: string;
   /** Hint forwarded to the backend. */
-  @property({ attribute: 'consumer-name' }) consumerName?: string;
+  consumerName?: string;
   /** The provider workspace (for example a subdomain), forwarded to the backend. */
-  @property({ attribute: 'provider-workspace-ref' }) providerWorkspaceRef?: string;
+  providerWorkspaceRef?: string;
   /** A provider app other than the project's default, forwarded to the backend. */
-  @property({ attribute: 'provider-app-id' }) providerAppId?: string;
+  providerAppId?: string;
   /** When set, the element re-authorizes this connection (update mode). */
-  @property({ attribute: 'connection-id' }) connectionId?: string;
+  connectionId?: string;
   /** Base polling interval in ms (100 to 60000). */
-  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 1000;
+  pollInterval = 1000;
   /** Ms from opening the popup to giving up (1000 to 3600000). */
-  @property({ type: Number }) timeout = 300000;
+  timeout = 300000;
   /** Popup width in CSS px. */
-  @property({ type: Number, attribute: 'popup-width' }) popupWidth = 600;
+  popupWidth = 600;
   /** Popup height in CSS px. */
-  @property({ type: Number, attribute: 'popup-height' }) popupHeight = 720;
+  popupHeight = 720;
   /**
    * Ms the element keeps asking the backend about a popup that reads closed with no outcome (it may be severed by
    * the provider's Cross-Origin-Opener-Policy while the user still signs in) before it ends `popup_closed`.
    */
-  @property({ type: Number, attribute: 'closed-grace' }) closedGrace = 120000;
+  closedGrace = 120000;
   /** Space-separated extra origins whose messages the element trusts. */
-  @property({ attribute: 'message-origins' }) messageOrigins = '';
+  messageOrigins = '';
   /** Disables the button. */
-  @property({ type: Boolean, reflect: true }) disabled = false;
+  disabled = false;
   /** Offers to disconnect an existing connection. */
-  @property({ type: Boolean, reflect: true }) disconnectable = false;
+  disconnectable = false;
   /** Provider metadata forwarded to the backend (property only). */
-  @property({ attribute: false }) providerMetadata?: Record<string, unknown>;
+  providerMetadata?: Record<string, unknown>;
   /** Extra headers for backend calls, e.g. a CSRF token (property only). */
-  @property({ attribute: false }) requestHeaders?: Record<string, string>;
+  requestHeaders?: Record<string, string>;
   /** Replacements for the user-facing strings (property only). */
-  @property({ attribute: false }) strings: Partial<ConnectStrings> = {};
+  strings: Partial<ConnectStrings> = {};
 
-  @state() private flow?: Flow;
+  private flow?: Flow;
   /** The caller's connection at rest: undefined while unknown, null when none. */
-  @state() private rest?: Connection | null;
-  @state() private info?: BrowserProvider | null;
-  @state() private values: Record<string, string> = {};
+  private rest?: Connection | null;
+  private info?: BrowserProvider | null;
+  private values: Record<string, string> = {};
   /** What the status line says outside a flow (a missing input, a failed disconnect), until the next action. */
-  @state() private notice = '';
-  @state() private confirming = false;
-  @state() private disconnecting = false;
+  private notice = '';
+  private confirming = false;
+  private disconnecting = false;
   #lastConnection?: Connection;
   #warned = new Set<string>();
   #hiddenAt = 0;
@@ -154,6 +188,11 @@ export class ConnectProvider extends LitElement {
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
     return publicState(this.flow?.state ?? 'idle');
+  }
+
+  /** A flow runs: a click then does nothing. */
+  get #busy(): boolean {
+    return isBusy(this.flow?.state ?? 'idle');
   }
 
   /** The caller's connection (at rest, or the last a flow saw), never with credentials. Read-only. */
@@ -231,7 +270,7 @@ export class ConnectProvider extends LitElement {
 
   /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
   #heard(key: string, change: ConnectionChange): void {
-    if (!this.endpoint || key !== endpointKey(this.endpoint) || isBusy(this.flow?.state ?? 'idle')) return;
+    if (!this.endpoint || key !== endpointKey(this.endpoint) || this.#busy) return;
     if ('removed' in change) {
       if (this.rest?.id === change.removed) this.rest = null;
     } else if (pickConnection([change.connection], this.provider, this.connectionId, this.providerWorkspaceRef))
@@ -249,16 +288,20 @@ export class ConnectProvider extends LitElement {
     if (found !== undefined) this.#emit('connect-loaded', { connection: found });
   }
 
+  /** Writes an attribute on the host, or removes it when there is no value. */
+  #reflect(name: string, value?: string): void {
+    if (value) this.setAttribute(name, value);
+    else this.removeAttribute(name);
+  }
+
   /** Only a state other than the default is written on the host: server-rendered markup and the client agree. */
   #reflectState(): void {
-    if (this.state === 'idle') this.removeAttribute('state');
-    else this.setAttribute('state', this.state);
+    this.#reflect('state', this.state === 'idle' ? '' : this.state);
   }
 
   #reflectStatus(): void {
     const rest = this.rest;
-    if (rest === undefined) this.removeAttribute('connection-status');
-    else this.setAttribute('connection-status', rest ? rest.status : 'none');
+    this.#reflect('connection-status', rest === undefined ? '' : rest ? rest.status : 'none');
   }
 
   #emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K], cancelable = false): boolean {
@@ -274,11 +317,9 @@ export class ConnectProvider extends LitElement {
   /** A timing attribute within its bounds; a value outside them is warned of once. */
   #bounded(name: keyof typeof BOUNDS, value: number): number {
     const [min, max, fallback] = BOUNDS[name];
-    if (Number.isFinite(value) && value >= min && value <= max) return value;
-    this.#warn(
-      `${name} ${value} is outside ${min} to ${max} ms; using ${Number.isFinite(value) ? (value < min ? min : max) : fallback}`,
-    );
-    return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+    const used = Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+    if (used !== value) this.#warn(`${name} ${value} is outside ${min} to ${max} ms; using ${used}`);
+    return used;
   }
 
   /** The provider as the user reads it: its displayName once known, else its name with a capital. */
@@ -289,7 +330,7 @@ export class ConnectProvider extends LitElement {
 
   /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
   #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
-    const text = { ...DEFAULT_STRINGS, ...this.strings }[key] ?? DEFAULT_STRINGS[key];
+    const text = this.strings?.[key] ?? DEFAULT_STRINGS[key];
     return String(text).replaceAll('{provider}', this.#name(provider)).replaceAll('{field}', field).trim();
   }
 
@@ -299,27 +340,27 @@ export class ConnectProvider extends LitElement {
     if (!info || info.name !== this.provider || this.connectionId || this.rest) return [];
     const fields: Field[] = [];
     if (info.oauth2Opts?.explicitWorkspaceRequired && !this.providerWorkspaceRef)
-      fields.push({ name: 'workspace', label: this.#text('workspace'), workspace: true });
-    for (const input of info.metadata?.input ?? []) {
-      if (this.providerMetadata && input.name in this.providerMetadata) continue;
       fields.push({
-        name: input.name,
-        label: input.displayName || input.name,
-        prompt: input.prompt,
-        docs: isAllowedUrl(input.docsURL) ? input.docsURL : undefined,
-        workspace: false,
+        name: 'workspace',
+        label: this.#text('workspace'),
+        value: this.values.workspace ?? '',
+        workspace: true,
+      });
+    for (const { name, displayName, prompt, docsURL, defaultValue } of info.metadata?.input ?? []) {
+      if (this.providerMetadata && name in this.providerMetadata) continue;
+      fields.push({
+        name,
+        label: displayName || name,
+        prompt,
+        docs: isAllowedUrl(docsURL) ? docsURL : undefined,
+        value: this.values[name] ?? defaultValue ?? '',
       });
     }
     return fields;
   }
 
-  #value(field: Field): string {
-    const input = this.info?.metadata?.input?.find((i) => i.name === field.name);
-    return (this.values[field.name] ?? input?.defaultValue ?? '').trim();
-  }
-
   #handleClick(): void {
-    if (this.disabled || isBusy(this.flow?.state ?? 'idle')) return;
+    if (this.disabled || this.#busy) return;
     // The outcome is told through events; a click has nobody to reject to.
     this.start().catch(() => {});
   }
@@ -364,7 +405,7 @@ export class ConnectProvider extends LitElement {
     for (const key of HINTS) body[key] = this[key];
     const metadata: Record<string, unknown> = { ...this.providerMetadata };
     for (const field of this.#fields()) {
-      const value = this.#value(field);
+      const value = field.value.trim();
       const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
       if (wrong) {
         this.notice = this.#text(wrong, undefined, field.label);
@@ -421,8 +462,9 @@ export class ConnectProvider extends LitElement {
     this.notice = '';
     const missing = !this.endpoint ? 'endpoint' : mode === 'create' && !this.provider ? 'provider' : '';
     if (missing) {
-      this.#warn(`the ${missing} attribute is required`);
-      flow.fail('invalid_config', `the ${missing} attribute is required`);
+      const message = `the ${missing} attribute is required`;
+      this.#warn(message);
+      flow.fail('invalid_config', message);
     } else flow.begin();
     return flow.promise;
   }
@@ -433,9 +475,9 @@ export class ConnectProvider extends LitElement {
     const { problem, code } = flow.error ?? {};
     if (code === 'http_error' && problem?.status === 401)
       this.#warn('the backend answered 401: is the user signed in?');
-    if (problem?.issues?.some((issue) => issue.name === 'provider'))
+    if (refusesProvider(problem))
       this.#warn(
-        `the backend refused provider "${flow.provider}": ${problem.detail}; names are the platform's, in lower case`,
+        `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
       );
     if (!connection) return;
     this.rest = connection;
@@ -456,7 +498,7 @@ export class ConnectProvider extends LitElement {
   async disconnect(): Promise<void> {
     const connection = this.rest;
     this.confirming = false;
-    if (!connection || this.disconnecting || isBusy(this.flow?.state ?? 'idle'))
+    if (!connection || this.disconnecting || this.#busy)
       throw new ConnectError('invalid_config', 'there is no connection to disconnect');
     this.disconnecting = true;
     this.notice = '';
@@ -464,7 +506,7 @@ export class ConnectProvider extends LitElement {
       await callBackend({
         endpoint: this.endpoint,
         method: 'DELETE',
-        path: `/connections/${encodeURIComponent(connection.id)}`,
+        path: connectionPath(connection.id),
         headers: { ...this.requestHeaders },
         signal: AbortSignal.timeout(15000),
       });
@@ -487,33 +529,34 @@ export class ConnectProvider extends LitElement {
   /** The status line: the flow's, else a notice, else the rest state. */
   #status(): { text: string; tone: 'error' | 'success' | '' } {
     const flow = this.flow;
+    const state = flow?.state;
     if (this.notice) return { text: this.notice, tone: 'error' };
     if (this.confirming) return { text: this.#text('confirmDisconnect'), tone: '' };
-    if (flow && flow.state !== 'idle' && flow.state !== 'working') {
-      const code = flow.error?.code;
-      const status = flow.error?.problem?.status;
+    if (flow && state && state !== 'idle' && state !== 'working') {
+      const { code, problem, message } = flow.error ?? {};
+      // An error says what went wrong where it can; any other state says its own text.
       const key: keyof ConnectStrings =
-        flow.state === 'blocked'
-          ? 'blocked'
-          : flow.state === 'severed'
-            ? 'waiting'
-            : flow.state !== 'error'
-              ? flow.state
-              : status === 401
-                ? 'signIn'
-                : flow.error?.problem?.issues?.some((issue) => issue.name === 'provider')
-                  ? 'unknownProvider'
-                  : code === 'network_error' && flow.error?.problem
-                    ? 'unavailable'
-                    : code === 'timeout' && flow.endedIn === 'verifying'
-                      ? 'verifyTimeout'
-                      : code === 'invalid_config' && flow.error?.message.includes('window')
-                        ? 'noPopups'
-                        : code && code in DEFAULT_STRINGS
-                          ? (code as keyof ConnectStrings)
-                          : 'error';
-      const tone = flow.state === 'error' || flow.state === 'bad_credentials' ? 'error' : '';
-      return { text: this.#text(key, flow.provider), tone };
+        state === 'severed'
+          ? 'waiting'
+          : state !== 'error'
+            ? state
+            : problem?.status === 401
+              ? 'signIn'
+              : refusesProvider(problem)
+                ? 'unknownProvider'
+                : code === 'network_error' && problem
+                  ? 'unavailable'
+                  : code === 'timeout' && flow.endedIn === 'verifying'
+                    ? 'verifyTimeout'
+                    : code === 'invalid_config' && message?.includes('window')
+                      ? 'noPopups'
+                      : code && code in DEFAULT_STRINGS
+                        ? (code as keyof ConnectStrings)
+                        : 'error';
+      return {
+        text: this.#text(key, flow.provider),
+        tone: state === 'error' || state === 'bad_credentials' ? 'error' : '',
+      };
     }
     const rest = this.rest;
     if (rest?.status === 'bad_credentials') return { text: this.#text('needsReconnect'), tone: 'error' };
@@ -523,7 +566,7 @@ export class ConnectProvider extends LitElement {
 
   protected override render() {
     const flow = this.flow;
-    const busy = isBusy(flow?.state ?? 'idle');
+    const busy = this.#busy;
     const fields = busy ? [] : this.#fields();
     // Texts tell of the flow: its provider and mode while it runs.
     const provider = busy ? flow!.provider : this.provider;
@@ -545,11 +588,7 @@ export class ConnectProvider extends LitElement {
               required
               autocomplete="off"
               pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
-              .value=${
-                this.values[field.name] ??
-                this.info?.metadata?.input?.find((i) => i.name === field.name)?.defaultValue ??
-                ''
-              }
+              .value=${field.value}
               @input=${this.#handleInput}
             />${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
               field.docs

@@ -3,9 +3,8 @@
 // has ended nothing moves it. Everything it holds (timers, listeners,
 // requests) is registered here and released at the end, whatever ends it.
 import type { Connection, Problem } from '../shared/types.js';
-import { withoutCredentials } from '../shared/credentials.js';
 import { isAllowedUrl } from '../shared/url.js';
-import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
+import { BackendError, callBackend, connectionPath, retryDelay, toConnections, type RetryPolicy } from './backend.js';
 import { ConnectError, type ConnectCancelReason, type ConnectErrorCode, type ConnectEventDetails } from './events.js';
 import { isFinal, next, type FlowInput, type FlowState } from './machine.js';
 import { closePopup, isClosed, openPopup, popupName, readCompletion, writePlaceholder } from './popup.js';
@@ -165,7 +164,7 @@ export class Flow {
     this.#later(() => this.fail('timeout', 'timed out'), this.#config.timeout);
     this.#watchPopup();
     // What the caller had when the flow began: the connection (update) or their own of the provider (create).
-    this.#known = this.#retrying('GET', this.#id ? this.#path(this.#id) : this.#ownListPath(), this.#urlPolicy).then(
+    this.#known = this.#retrying('GET', this.#pathOf(this.#id), this.#urlPolicy).then(
       (answer) => new Map(this.#connections(answer).map((c) => [c.id, stamp(c)])),
       () => undefined,
     );
@@ -189,9 +188,7 @@ export class Flow {
   fail(code: ConnectErrorCode, message: string, problem?: Problem, connection?: Connection): void {
     if (this.done) return;
     this.error = new ConnectError(code, message, problem, connection);
-    const detail = { code, message, problem, connection };
-    if (code === 'bad_credentials') this.#go('refused', 'connect-error', detail);
-    else this.#go('fail', 'connect-error', detail);
+    this.#go(code === 'bad_credentials' ? 'refused' : 'fail', 'connect-error', { code, message, problem, connection });
   }
 
   /** The fallback button's click: opens the popup the browser blocked. */
@@ -202,7 +199,7 @@ export class Flow {
     if (!popup) {
       // A real click that still opens nothing: popups are impossible here (a sandboxed frame, a strict setting).
       this.#host.warn(
-        'the browser opens no popup even from a click: in an iframe, its sandbox needs allow-popups and allow-popups-to-escape-sandbox',
+        "no popup opens even on a click: an iframe's sandbox needs allow-popups and allow-popups-to-escape-sandbox",
       );
       return this.fail('invalid_config', 'this page cannot open the sign-in window');
     }
@@ -256,7 +253,7 @@ export class Flow {
     if (!own && !this.#origins.has(event.origin)) return;
     const completion = readCompletion(event.data);
     if (!completion || (this.state !== 'authorizing' && this.state !== 'severed')) return;
-    if (completion.succeeded) {
+    if ('connectionId' in completion) {
       const id = completion.connectionId;
       // Once the flow knows its connection, other IDs are ignored.
       if (this.#id && id !== this.#id) return;
@@ -274,15 +271,11 @@ export class Flow {
    */
   async #confirmClaim(id: string): Promise<void> {
     try {
-      const [connection] = this.#connections(await this.#attempt('GET', this.#path(id)));
+      const [connection] = this.#connections(await this.#attempt('GET', connectionPath(id)));
       const known = await this.#known;
       if (!connection || connection.id !== id || !this.#matches(connection) || !this.#isNew(connection, known)) return;
       // The same person's, not a coworker's: a backend with the list route tells its caller's own (create mode).
-      if (
-        known &&
-        !this.#id &&
-        !this.#connections(await this.#attempt('GET', this.#ownListPath())).some((c) => c.id === id)
-      )
+      if (known && !this.#id && !this.#connections(await this.#attempt('GET', this.#pathOf())).some((c) => c.id === id))
         return;
       this.#found(id, connection);
     } catch {
@@ -325,7 +318,7 @@ export class Flow {
     try {
       answer =
         mode === 'update'
-          ? await this.#retrying('PATCH', `${this.#path(this.#id!)}:oauth-update`, this.#urlPolicy)
+          ? await this.#retrying('PATCH', `${connectionPath(this.#id!)}:oauth-update`, this.#urlPolicy)
           : await this.#retrying('POST', '/oauth-connect', this.#urlPolicy, body);
     } catch (error) {
       return this.#failWith(error);
@@ -351,21 +344,17 @@ export class Flow {
     this.#go('opened', 'connect-popup', { url });
   }
 
-  #path(id: string): string {
-    return `/connections/${encodeURIComponent(id)}`;
-  }
-
-  /** The caller's own connections to the provider (the backend narrows to the consumer it identified). */
-  #ownListPath(): string {
-    return `/connections?provider=${encodeURIComponent(this.provider)}&own=true`;
+  /**
+   * The path of a connection, or without an ID of the caller's own connections to the provider (the backend narrows
+   * to the consumer it identified).
+   */
+  #pathOf(id?: string): string {
+    return id ? connectionPath(id) : `/connections?provider=${encodeURIComponent(this.provider)}&own=true`;
   }
 
   /** An answer of the list or the get route as connections, without credentials. */
   #connections(answer: unknown): Connection[] {
-    return ([] as unknown[])
-      .concat(answer)
-      .filter((c): c is Connection => !!c && typeof c === 'object' && typeof (c as Connection).id === 'string')
-      .map(withoutCredentials);
+    return toConnections(([] as unknown[]).concat(answer));
   }
 
   #pollSoon(ms: number): void {
@@ -386,7 +375,7 @@ export class Flow {
     const id = this.#id;
     let answer: unknown;
     try {
-      answer = await this.#retrying('GET', id ? this.#path(id) : this.#ownListPath(), this.#pollPolicy);
+      answer = await this.#retrying('GET', this.#pathOf(id), this.#pollPolicy);
     } catch (error) {
       return this.#failWith(error);
     } finally {

@@ -44,19 +44,19 @@ export function closePopup(popup: Window | null): void {
   }
 }
 
-/** What a completion message says: the platform's callback page posts one of two shapes. */
-export type Completion = { succeeded: true; connectionId: string } | { succeeded: false; error: string } | undefined;
+/** What a completion message says (the platform's callback page posts one of two shapes): a connection, or an error. */
+export type Completion = { connectionId: string } | { error: string } | undefined;
 
 export function readCompletion(data: unknown): Completion {
   const message = data as { eventType?: unknown; data?: { connection?: unknown; error?: unknown; message?: unknown } };
   const inner = message?.data;
   if (message?.eventType === 'AUTHORIZATION_SUCCEEDED') {
     const id = inner?.connection;
-    return typeof id === 'string' && id ? { succeeded: true, connectionId: id } : undefined;
+    return typeof id === 'string' && id ? { connectionId: id } : undefined;
   }
   if (message?.eventType === 'AUTHORIZATION_FAILED') {
     const text = inner?.error ?? inner?.message;
-    return { succeeded: false, error: typeof text === 'string' && text ? text : 'the authorization failed' };
+    return { error: typeof text === 'string' && text ? text : 'the authorization failed' };
   }
   return undefined;
 }

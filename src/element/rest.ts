@@ -5,8 +5,7 @@
 // disconnect is told to the endpoint's other elements without a request.
 import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
-import { withoutCredentials } from '../shared/credentials.js';
-import { BackendError, baseOf, callBackend } from './backend.js';
+import { BackendError, baseOf, callBackend, toConnections } from './backend.js';
 
 /** The caller's connections, or null when the backend could not tell (no list route, an error). */
 export type ConnectionList = Connection[] | null;
@@ -15,7 +14,7 @@ export type ConnectionList = Connection[] | null;
 export type ConnectionChange = { connection: Connection } | { removed: string };
 
 /** List reads in flight, by endpoint: asked once, shared by every element that asks meanwhile. */
-const lists = new Map<string, Promise<ConnectionList>>();
+const lists = new Map<string, Promise<Connection[] | null>>();
 const providers = new Map<string, Promise<BrowserProvider | null>>();
 const listeners = new Set<(endpoint: string, change: ConnectionChange) => void>();
 const warned = new Set<string>();
@@ -30,39 +29,46 @@ export function endpointKey(endpoint: string): string {
   }
 }
 
-async function get(endpoint: string, path: string, headers: Record<string, string>): Promise<unknown> {
-  return (await callBackend({ endpoint, method: 'GET', path, headers, signal: AbortSignal.timeout(READ_TIMEOUT) }))
-    .data;
-}
-
-/** A hand-written backend without the routes: said once per endpoint, then quiet. */
-function warnOnce(endpoint: string, error: unknown): void {
-  const key = endpointKey(endpoint);
-  if (!(error instanceof BackendError && error.notBackend) || warned.has(key)) return;
-  warned.add(key);
-  console.warn(`<connect-provider>: ${error.message}; without this route the element cannot show the connection`);
+/**
+ * A read through the endpoint, shared: the one in `reads` under `key`, else a new one, read by `accept` (null when
+ * the backend could not tell). A hand-written backend without the route is warned of once per endpoint.
+ */
+function shared<T>(
+  reads: Map<string, Promise<T | null>>,
+  key: string,
+  endpoint: string,
+  path: string,
+  headers: Record<string, string>,
+  accept: (answer: unknown) => T | null,
+): Promise<T | null> {
+  let read = reads.get(key);
+  if (!read) {
+    read = callBackend({ endpoint, method: 'GET', path, headers, signal: AbortSignal.timeout(READ_TIMEOUT) }).then(
+      ({ data }) => accept(data),
+      (error) => {
+        const base = endpointKey(endpoint);
+        if (error instanceof BackendError && error.notBackend && !warned.has(base)) {
+          warned.add(base);
+          console.warn(
+            `<connect-provider>: ${error.message}; without this route the element cannot show the connection`,
+          );
+        }
+        return null;
+      },
+    );
+    reads.set(key, read);
+  }
+  return read;
 }
 
 /** The caller's connections through the endpoint (a read in flight is shared). */
 export function readConnections(endpoint: string, headers: Record<string, string>): Promise<ConnectionList> {
   const key = endpointKey(endpoint);
-  let read = lists.get(key);
-  if (!read) {
-    read = get(endpoint, '/connections', headers).then(
-      (answer) =>
-        Array.isArray(answer)
-          ? answer
-              .filter((c): c is Connection => !!c && typeof c === 'object' && typeof c.id === 'string')
-              .map(withoutCredentials)
-          : null,
-      (error) => {
-        warnOnce(endpoint, error);
-        return null;
-      },
-    );
-    lists.set(key, read);
-    void read.then(() => lists.delete(key));
-  }
+  const read = shared(lists, key, endpoint, '/connections', headers, (answer) =>
+    Array.isArray(answer) ? toConnections(answer) : null,
+  );
+  // Only a read in flight is shared: the next one asks again.
+  void read.then(() => lists.delete(key));
   return read;
 }
 
@@ -84,20 +90,14 @@ export function readProvider(
   provider: string,
   headers: Record<string, string>,
 ): Promise<BrowserProvider | null> {
-  const key = `${endpointKey(endpoint)} ${provider}`;
-  let read = providers.get(key);
-  if (!read) {
-    read = get(endpoint, `/providers/${encodeURIComponent(provider)}`, headers).then(
-      (answer) =>
-        answer && typeof answer === 'object' && (answer as BrowserProvider).name === provider ? answer : null,
-      (error) => {
-        warnOnce(endpoint, error);
-        return null;
-      },
-    ) as Promise<BrowserProvider | null>;
-    providers.set(key, read);
-  }
-  return read;
+  return shared(
+    providers,
+    `${endpointKey(endpoint)} ${provider}`,
+    endpoint,
+    `/providers/${encodeURIComponent(provider)}`,
+    headers,
+    (answer) => (answer && (answer as BrowserProvider).name === provider ? (answer as BrowserProvider) : null),
+  );
 }
 
 /**
