@@ -1,4 +1,5 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
 import type { Connection, Problem } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { isAllowedUrl } from '../shared/url.js';
@@ -93,90 +94,60 @@ interface Field {
  */
 export class ConnectProvider extends LitElement {
   static override styles = styles;
-  /** The reactive properties: attribute names, types, reflection; `state: true` is internal state. */
-  static override properties = {
-    endpoint: {},
-    provider: {},
-    groupRef: { attribute: 'group-ref' },
-    groupName: { attribute: 'group-name' },
-    consumerRef: { attribute: 'consumer-ref' },
-    consumerName: { attribute: 'consumer-name' },
-    providerWorkspaceRef: { attribute: 'provider-workspace-ref' },
-    providerAppId: { attribute: 'provider-app-id' },
-    connectionId: { attribute: 'connection-id' },
-    pollInterval: { type: Number, attribute: 'poll-interval' },
-    timeout: { type: Number },
-    popupWidth: { type: Number, attribute: 'popup-width' },
-    popupHeight: { type: Number, attribute: 'popup-height' },
-    closedGrace: { type: Number, attribute: 'closed-grace' },
-    messageOrigins: { attribute: 'message-origins' },
-    disabled: { type: Boolean, reflect: true },
-    disconnectable: { type: Boolean, reflect: true },
-    providerMetadata: { attribute: false },
-    requestHeaders: { attribute: false },
-    strings: { attribute: false },
-    flow: { state: true },
-    rest: { state: true },
-    info: { state: true },
-    values: { state: true },
-    notice: { state: true },
-    confirming: { state: true },
-    disconnecting: { state: true },
-  };
 
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
-  endpoint = '';
+  @property() endpoint = '';
   /** The provider to connect (required unless `connection-id` is set). */
-  provider = '';
+  @property() provider = '';
   /** Hint forwarded to the backend. */
-  groupRef?: string;
+  @property({ attribute: 'group-ref' }) groupRef?: string;
   /** Hint forwarded to the backend. */
-  groupName?: string;
+  @property({ attribute: 'group-name' }) groupName?: string;
   /** Hint forwarded to the backend. */
-  consumerRef?: string;
+  @property({ attribute: 'consumer-ref' }) consumerRef?: string;
   /** Hint forwarded to the backend. */
-  consumerName?: string;
+  @property({ attribute: 'consumer-name' }) consumerName?: string;
   /** The provider workspace (for example a subdomain), forwarded to the backend. */
-  providerWorkspaceRef?: string;
+  @property({ attribute: 'provider-workspace-ref' }) providerWorkspaceRef?: string;
   /** A provider app other than the project's default, forwarded to the backend. */
-  providerAppId?: string;
+  @property({ attribute: 'provider-app-id' }) providerAppId?: string;
   /** When set, the element re-authorizes this connection (update mode). */
-  connectionId?: string;
+  @property({ attribute: 'connection-id' }) connectionId?: string;
   /** Base polling interval in ms (100 to 60000). */
-  pollInterval = 1000;
+  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 1000;
   /** Ms from opening the popup to giving up (1000 to 3600000). */
-  timeout = 300000;
+  @property({ type: Number }) timeout = 300000;
   /** Popup width in CSS px. */
-  popupWidth = 600;
+  @property({ type: Number, attribute: 'popup-width' }) popupWidth = 600;
   /** Popup height in CSS px. */
-  popupHeight = 720;
+  @property({ type: Number, attribute: 'popup-height' }) popupHeight = 720;
   /**
    * Ms the element keeps asking the backend about a popup that reads closed with no outcome (it may be severed by
    * the provider's Cross-Origin-Opener-Policy while the user still signs in) before it ends `popup_closed`.
    */
-  closedGrace = 120000;
+  @property({ type: Number, attribute: 'closed-grace' }) closedGrace = 120000;
   /** Space-separated extra origins whose messages the element trusts. */
-  messageOrigins = '';
+  @property({ attribute: 'message-origins' }) messageOrigins = '';
   /** Disables the button. */
-  disabled = false;
+  @property({ type: Boolean, reflect: true }) disabled = false;
   /** Offers to disconnect an existing connection. */
-  disconnectable = false;
+  @property({ type: Boolean, reflect: true }) disconnectable = false;
   /** Provider metadata forwarded to the backend (property only). */
-  providerMetadata?: Record<string, unknown>;
+  @property({ attribute: false }) providerMetadata?: Record<string, unknown>;
   /** Extra headers for backend calls, e.g. a CSRF token (property only). */
-  requestHeaders?: Record<string, string>;
+  @property({ attribute: false }) requestHeaders?: Record<string, string>;
   /** Replacements for the user-facing strings (property only). */
-  strings: Partial<ConnectStrings> = {};
+  @property({ attribute: false }) strings: Partial<ConnectStrings> = {};
 
-  private flow?: Flow;
+  @state() private flow?: Flow;
   /** The caller's connection at rest: undefined while unknown, null when none. */
-  private rest?: Connection | null;
-  private info?: BrowserProvider | null;
-  private values: Record<string, string> = {};
+  @state() private rest?: Connection | null;
+  @state() private info?: BrowserProvider | null;
+  @state() private values: Record<string, string> = {};
   /** What the status line says outside a flow (a missing input, a failed disconnect), until the next action. */
-  private notice = '';
-  private confirming = false;
-  private disconnecting = false;
+  @state() private notice = '';
+  @state() private confirming = false;
+  @state() private disconnecting = false;
   #lastConnection?: Connection;
   #warned = new Set<string>();
   #hiddenAt = 0;
