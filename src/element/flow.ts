@@ -38,6 +38,8 @@ export interface FlowHost {
 }
 
 const REQUEST_TIMEOUT = 15000;
+/** Ms of retries for a backend that never answered once. */
+const UNREACHED_BUDGET = 3000;
 const HIDDEN_SLOWDOWN = 5;
 const CLOSED_CHECK = 250;
 /** Polls at QUICK_STEP x poll-interval right after the connection is known, before slowing down. */
@@ -407,9 +409,18 @@ export class Flow {
     else this.#pollSoon(this.#quick-- > 0 ? -QUICK_STEP : -1);
   }
 
+  /** This failure is a request that got no answer, and no request of the flow ever did: the backend is unreached. */
+  #unreached(error: unknown): boolean {
+    return error instanceof BackendError && error.code === 'network_error' && Number.isNaN(this.#since);
+  }
+
   #failWith(error: unknown): void {
     if (!(error instanceof BackendError)) return this.fail('network_error', String(error));
     if (error.notBackend) this.#host.warn(error.message);
+    if (this.#unreached(error) && navigator.onLine)
+      this.#host.warn(
+        `${this.#config.endpoint} could not be reached: on another origin, the handler must list this page's origin in allowedOrigins (CORS); else check the endpoint attribute`,
+      );
     // Retries given up on: network_error (DESIGN), with what the backend said when it answered.
     this.fail(error.retryable ? 'network_error' : error.code, error.message, error.problem);
   }
@@ -420,7 +431,9 @@ export class Flow {
       try {
         return await this.#attempt(method, path, body);
       } catch (error) {
-        const wait = retryDelay(error, ++failures, waited, policy);
+        // A backend never reached (another origin without CORS, a wrong endpoint) is given seconds, not the budget.
+        const budgetMs = this.#unreached(error) ? Math.min(policy.budgetMs, UNREACHED_BUDGET) : policy.budgetMs;
+        const wait = retryDelay(error, ++failures, waited, { ...policy, budgetMs });
         if (wait === undefined || this.done) throw error;
         waited += wait;
         await new Promise<void>((resolve) => this.#later(resolve, wait));

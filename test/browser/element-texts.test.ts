@@ -134,3 +134,29 @@ describe('<connect-provider> texts', () => {
     await aTimeout(10);
   });
 });
+
+describe('<connect-provider> misconfiguration', () => {
+  freshSessionEachTest(() => {});
+
+  it('should end within seconds, with one warning naming the likely fix, when the backend is never reached', async () => {
+    let el!: ConnectProvider;
+    let took = 0;
+    const seen = await warnings(async () => {
+      // Nothing listens on port 1: to the browser, as a CORS refusal, a failed request with no answer.
+      el = await make(
+        html`<connect-provider endpoint="http://127.0.0.1:1/api/connect" provider="slack"></connect-provider>`,
+      );
+      const w = watch(el);
+      const started = performance.now();
+      await userClick(el);
+      const end = await ended(w, 8000);
+      took = performance.now() - started;
+      expect(end.detail.code).to.equal('network_error');
+    });
+    // Retries of an unreached backend fit in 3 s; the 8 s budget of one that answers would wait 3.5 s at least.
+    expect(took, 'seconds, not the budget of a backend that answers').to.be.below(3300);
+    const named = seen.filter((s) => s.includes('allowedOrigins'));
+    expect(named, seen.join('\n')).to.have.length(1);
+    expect(named[0]).to.contain('http://127.0.0.1:1/api/connect');
+  });
+});
