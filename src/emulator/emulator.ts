@@ -216,6 +216,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     return {
       state,
       now: now(),
+      clock: now,
       publicOrigin: publicOrigin(request),
       verifyDelayMs,
       changed: () => {
