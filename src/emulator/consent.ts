@@ -16,7 +16,10 @@ export const PROBLEM_TYPES = {
 /** What operations and consent pages share: the state, the clock and where the emulator is reached. */
 export interface Env {
   state: EmulatorState;
+  /** The time the request arrived. */
   now: Date;
+  /** The clock itself, for a time later in the request (once a body has arrived). */
+  clock: () => Date;
   /** The origin browsers reach the emulator at: --public-url, or the listening address. */
   publicOrigin: string;
   verifyDelayMs: number;
@@ -139,6 +142,10 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
     throw new HttpProblem({ status: 415, detail: 'the consent form posts application/x-www-form-urlencoded' });
   }
   const text = await readTextBody(request, LIMITS.formBytes);
+  // The body may have taken a while: the consent may have expired, or been forgotten for a newer one of its group,
+  // meanwhile. It is judged as it stands now that the body is here.
+  const later: Env = { ...env, now: env.clock() };
+  const current = findSession(later, id);
   const decision = new URLSearchParams(text).get('decision');
   if (decision !== 'allow' && decision !== 'allow_bad_credentials' && decision !== 'deny') {
     throw new HttpProblem({
@@ -151,9 +158,9 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
       ],
     });
   }
-  if (session.decision)
+  if (current.decision)
     throw new HttpProblem({ status: 409, title: 'Already decided', detail: 'this authorization was already answered' });
-  applyConsent(env, session, decision);
+  applyConsent(later, current, decision);
   return seeOther(`/oauth/callback?session=${encodeURIComponent(id)}`);
 }
 

@@ -216,6 +216,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     return {
       state,
       now: now(),
+      clock: now,
       publicOrigin: publicOrigin(request),
       verifyDelayMs,
       changed: () => {
@@ -370,6 +371,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       }
     }
     response.headers.set('x-request-id', requestId);
+    // No browser guesses another type than the one declared, whatever the answer (JSON, problem, page, redirect).
+    response.headers.set('x-content-type-options', 'nosniff');
     return addCorsHeaders(request, response, cors);
   }
 
