@@ -15,6 +15,7 @@ import {
   type ProblemInit,
 } from '../http/problem.js';
 import { toNodeListener, type NodeListener } from '../http/node.js';
+import { isClientGone } from '../http/client-gone.js';
 import { createAuth, type TokenRequest } from './auth.js';
 import { handleCallback, handleConsent, PROBLEM_TYPES, type Env } from './consent.js';
 import { addCorsHeaders, corsPolicy, describeCors, preflight } from './cors.js';
@@ -354,6 +355,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       let problem: HttpProblem;
       if (error instanceof HttpProblem) {
         problem = error;
+      } else if (request.signal.aborted || isClientGone(error)) {
+        // The client went away mid-body: its doing, not the emulator's; nobody is left to read the answer.
+        problem = new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request was cut off' });
       } else {
         console.error('[emulator] internal error', error);
         problem = new HttpProblem({ status: 500, detail: 'the emulator failed to answer this request' });

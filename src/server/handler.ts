@@ -5,6 +5,7 @@ import { PlatformRequestError, ProblemError } from '../api/errors.js';
 import type { Connection } from '../shared/types.js';
 import { answerResponse, withAnswerHandler, type Answer } from '../http/answer.js';
 import { HttpProblem, instanceOf, jsonAnswer, pathnameOf, problemAnswer, readJsonBody } from '../http/problem.js';
+import { isClientGone } from '../http/client-gone.js';
 import { toBrowserConnection } from './connection.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
 import {
@@ -96,19 +97,6 @@ function consumerRefOf(connection: unknown): string | undefined {
   const ref =
     typeof consumer === 'object' && consumer !== null ? (consumer as { consumerRef?: unknown }).consumerRef : undefined;
   return typeof ref === 'string' ? ref : undefined;
-}
-
-/** Whether a body stream's error says the client went away (Node: `Error: aborted`, ECONNRESET, a premature close). */
-function isClientGone(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (
-    error.name === 'AbortError' ||
-    error.message === 'aborted' ||
-    code === 'ECONNRESET' ||
-    code === 'ECONNABORTED' ||
-    code === 'ERR_STREAM_PREMATURE_CLOSE'
-  );
 }
 
 function firstLine(text: string, max = 240): string {
