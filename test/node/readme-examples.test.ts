@@ -266,8 +266,11 @@ describe('every code block of README.md and docs/*.md is checked', () => {
       } else if (block.lang === 'sh') {
         for (const [, script] of block.code.matchAll(/npm run ([\w:.-]+)/g))
           assert.ok(script! in pkg.scripts, `package.json has the script ${script}`);
-        for (const [, bin] of block.code.matchAll(/npx (connect-provider[\w-]*)/g))
+        for (const [, bin] of block.code.matchAll(/npx (?:-p connect-provider )?(connect-provider[\w-]*)/g))
           assert.ok(bin! in pkg.bin, `package.json has the bin ${bin}`);
+        // `npx -p` names the package that holds the bin.
+        for (const [, name] of block.code.matchAll(/npx -p (\S+)/g))
+          assert.equal(name, pkg.name, 'npx -p names this package');
       } else if (['ts', 'tsx', 'vue', 'svelte'].includes(block.lang) && !block.name) {
         // The block is fixture regions in a row; between them only a Svelte component's script tags or blank lines.
         const lines = trimmed(block.code);
