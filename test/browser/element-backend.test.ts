@@ -16,23 +16,11 @@ import {
   watch,
   freshSessionEachTest,
   type CapturedPopups,
+  warnings,
 } from './helpers.js';
 
 async function make(template: ReturnType<typeof html>) {
   return (await fixture(template)) as ConnectProvider;
-}
-
-/** Records console.warn (the boundary under test) while fn runs. */
-async function warnings(fn: () => Promise<void>): Promise<string[]> {
-  const real = console.warn;
-  const seen: string[] = [];
-  console.warn = (...args: unknown[]) => void seen.push(args.join(' '));
-  try {
-    await fn();
-  } finally {
-    console.warn = real;
-  }
-  return seen;
 }
 
 describe('the element and its backend', () => {

@@ -4,7 +4,16 @@
 import { aTimeout, expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
-import { button, ended, freshSessionEachTest, userClick, waitEvent, watch, type CapturedPopups } from './helpers.js';
+import {
+  button,
+  ended,
+  freshSessionEachTest,
+  userClick,
+  waitEvent,
+  watch,
+  type CapturedPopups,
+  warnings,
+} from './helpers.js';
 
 const status = (el: ConnectProvider) => el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!.textContent;
 
@@ -14,19 +23,6 @@ async function make(
   const el = (await fixture(template)) as ConnectProvider;
   await el.updateComplete;
   return el;
-}
-
-/** Records console.warn (the boundary under test) while fn runs. */
-async function warnings(fn: () => Promise<void>): Promise<string[]> {
-  const real = console.warn;
-  const seen: string[] = [];
-  console.warn = (...args: unknown[]) => void seen.push(args.join(' '));
-  try {
-    await fn();
-  } finally {
-    console.warn = real;
-  }
-  return seen;
 }
 
 describe('<connect-provider> texts', () => {

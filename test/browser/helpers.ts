@@ -236,3 +236,16 @@ export async function openByClick(url: string, name: string): Promise<Window | n
   }
   return popup;
 }
+
+/** Records console.warn (the boundary under test) while fn runs. */
+export async function warnings(fn: () => Promise<void>): Promise<string[]> {
+  const real = console.warn;
+  const seen: string[] = [];
+  console.warn = (...args: unknown[]) => void seen.push(args.join(' '));
+  try {
+    await fn();
+  } finally {
+    console.warn = real;
+  }
+  return seen;
+}

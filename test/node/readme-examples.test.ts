@@ -193,6 +193,7 @@ describe('every code block of README.md and docs/*.md is checked', () => {
   const root = new URL('../../', import.meta.url);
   const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
     scripts: Record<string, string>;
+    name: string;
     bin: Record<string, string>;
     exports: unknown;
   };
