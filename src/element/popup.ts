@@ -7,10 +7,15 @@ let popups = 0;
 /** A window name of one flow only: two flows never share, reuse or close each other's popup. */
 export const popupName = (): string => `connect-provider-${++popups}-${Math.random().toString(36).slice(2)}`;
 
+/** The popup, or null when the browser opens none: blocked, or refused with an exception (a sandboxed frame). */
 export function openPopup(url: string, name: string, width: number, height: number): Window | null {
   const left = Math.round(screenX + (outerWidth - width) / 2);
   const top = Math.round(screenY + (outerHeight - height) / 2);
-  return open(url, name, `popup,width=${width},height=${height},left=${left},top=${top}`);
+  try {
+    return open(url, name, `popup,width=${width},height=${height},left=${left},top=${top}`);
+  } catch {
+    return null;
+  }
 }
 
 /** Writes a short, readable placeholder into the blank popup while the backend answers (as text, never HTML). */
