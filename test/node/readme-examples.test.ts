@@ -95,18 +95,32 @@ describe('README examples (server)', () => {
       const server = await serveReadmeExample(name, { ...env, PORT: String(port) }, `http://127.0.0.1:${port}/`);
       try {
         await exercise(`http://127.0.0.1:${port}`);
+        if (name === 'express') {
+          // The development sign-in: one request, and the session cookie the handler's authorize reads.
+          const login = await fetch(`http://127.0.0.1:${port}/dev-login`, { redirect: 'manual' });
+          assert.equal(login.status, 302);
+          assert.match(login.headers.get('set-cookie') ?? '', /^sid=demo-session;.*HttpOnly/);
+        }
       } finally {
         await server.stop();
       }
     });
   }
 
-  it('the Next.js route module exports GET, POST and PATCH that serve the routes', async () => {
+  it('the Next.js route module exports GET, POST, PATCH and DELETE that serve the routes', async () => {
     const examples = writeReadmeExamples();
     Object.assign(process.env, env);
     try {
       const route = await import(examples.file('next'));
-      assert.deepEqual(Object.keys(route).sort(), ['GET', 'PATCH', 'POST']);
+      assert.deepEqual(Object.keys(route).sort(), ['DELETE', 'GET', 'PATCH', 'POST']);
+      // Disconnect is served (allowDisconnect): an unknown connection is a 404, not the 405 of a handler without it.
+      const removed = await route.DELETE(
+        new Request('https://app.example/api/connect/connections/conn_nobody', {
+          method: 'DELETE',
+          headers: { cookie: 'sid=demo-session', origin: 'https://app.example' },
+        }),
+      );
+      assert.equal(removed.status, 404);
       const origin = 'https://app.example';
       const post = await route.POST(
         new Request(`${origin}/api/connect/oauth-connect`, {
