@@ -213,9 +213,10 @@ export class ConnectProvider extends LitElement {
     this.focused = undefined;
   }
 
-  override requestUpdate(name?: PropertyKey, oldValue?: unknown): void {
+  override requestUpdate(...args: Parameters<LitElement['requestUpdate']>): void {
+    // Where the focus was before this update, for updated() to keep it in the element.
     this.focused ??= this.shadowRoot?.activeElement ?? undefined;
-    super.requestUpdate(name, oldValue);
+    super.requestUpdate(...args);
   }
 
   #onVisibility = (): void => {
