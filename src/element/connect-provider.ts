@@ -303,7 +303,12 @@ export class ConnectProvider extends LitElement {
   /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
   #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
     const text = this.strings?.[key] ?? DEFAULT_STRINGS[key];
-    return String(text).replaceAll('{provider}', this.#name(provider)).replaceAll('{field}', field).trim();
+    // Replaced by functions: a name holding `$&` or `$'` stays as written.
+    const name = this.#name(provider);
+    return String(text)
+      .replaceAll('{provider}', () => name)
+      .replaceAll('{field}', () => field)
+      .trim();
   }
 
   /** The inputs the provider needs that the host did not set. */

@@ -76,6 +76,11 @@ describe('<connect-provider> texts', () => {
     expect(button(el).textContent).to.equal('Slack: connect Slack');
   });
 
+  it('should write a name holding replacement patterns ($&) as it is', async () => {
+    const el = await make(html`<connect-provider endpoint="/api/connect" provider="a$&b$'c"></connect-provider>`);
+    expect(button(el).textContent).to.equal("Connect A$&b$'c");
+  });
+
   it('should keep an accessible name when strings.connect is empty', async () => {
     const el = await make(html`<connect-provider endpoint="/api/connect" provider="slack"></connect-provider>`);
     el.strings = { connect: '' };
