@@ -77,7 +77,7 @@ describe('<connect-provider> texts', () => {
   });
 
   it('should write a name holding replacement patterns ($&) as it is', async () => {
-    const el = await make(html`<connect-provider endpoint="/api/connect" provider="a$&b$'c"></connect-provider>`);
+    const el = await make(html`<connect-provider endpoint="/api/connect" provider=${"a$&b$'c"}></connect-provider>`);
     expect(button(el).textContent).to.equal("Connect A$&b$'c");
   });
 
