@@ -1,18 +1,9 @@
 // The emulator's provider catalog: the providers oauth-connect accepts, and
 // what get-provider answers for each (shaped as the real service's catalog).
 import type { components } from '../shared/schema.js';
+import type { ProviderInput } from '../shared/provider.js';
 
 export type ProviderCatalogInfo = components['schemas']['ProviderInfo'];
-
-/** An input a provider needs from the user before its consent page (metadata.input of the real catalog). */
-export interface ProviderInput {
-  /** The key of providerMetadata that carries it: `{ [name]: { value, source: 'input' } }`. */
-  name: string;
-  displayName?: string;
-  prompt?: string;
-  defaultValue?: string;
-  docsURL?: string;
-}
 
 export interface ProviderInfo {
   name: string;
@@ -26,7 +17,7 @@ export interface ProviderInfo {
   /** Whether oauth-connect needs providerWorkspaceRef (a subdomain, an instance...). */
   explicitWorkspaceRequired?: boolean;
   grantType?: 'authorizationCode' | 'authorizationCodePKCE';
-  /** What oauth-connect needs in providerMetadata (each item's `value`, non-empty). */
+  /** What oauth-connect needs in providerMetadata: `{ [name]: { value, source: 'input' } }`, each value non-empty. */
   inputs?: readonly ProviderInput[];
   /** What the connector learns itself once authorized (nothing for the user to type). */
   postAuthentication?: readonly { name: string }[];
