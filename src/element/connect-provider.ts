@@ -244,9 +244,15 @@ export class ConnectProvider extends LitElement {
   #heard(key: string, change: ConnectionChange): void {
     if (!this.endpoint || key !== endpointKey(this.endpoint) || this.#busy) return;
     if ('removed' in change) {
-      if (this.rest?.id === change.removed) this.rest = null;
+      if (this.rest?.id === change.removed) this.#follow(null);
     } else if (pickConnection([change.connection], this.provider, this.connectionId, this.providerWorkspaceRef))
-      this.rest = change.connection;
+      this.#follow(change.connection);
+  }
+
+  /** The rest state follows a change newer than any read in flight: that read's answer is dropped. */
+  #follow(connection: Connection | null): void {
+    this.#readId++;
+    this.rest = connection;
     this.#reflectStatus();
   }
 
@@ -457,8 +463,7 @@ export class ConnectProvider extends LitElement {
         `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
       );
     if (!connection) return;
-    this.rest = connection;
-    this.#reflectStatus();
+    this.#follow(connection);
     announce(this.endpoint, { connection });
   }
 
@@ -494,11 +499,10 @@ export class ConnectProvider extends LitElement {
     } finally {
       this.disconnecting = false;
     }
-    this.rest = null;
+    this.#follow(null);
     this.#lastConnection = undefined;
     this.flow = undefined;
     this.#reflectState();
-    this.#reflectStatus();
     announce(this.endpoint, { removed: connection.id });
     this.#emit('connect-disconnect', { connection });
   }

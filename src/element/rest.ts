@@ -18,6 +18,8 @@ const lists = new Map<string, Promise<Connection[] | null>>();
 const providers = new Map<string, Promise<BrowserProvider | null>>();
 const listeners = new Set<(endpoint: string, change: ConnectionChange) => void>();
 const warned = new Set<string>();
+/** Connections disconnected on this page: a read asked before the disconnect may still list them. */
+const removed = new Set<string>();
 const READ_TIMEOUT = 15000;
 
 /** The key of an endpoint: its absolute URL, so `/api/connect` and `/api/connect/` are one. */
@@ -65,7 +67,7 @@ function shared<T>(
 export function readConnections(endpoint: string, headers: Record<string, string>): Promise<ConnectionList> {
   const key = endpointKey(endpoint);
   const read = shared(lists, key, endpoint, '/connections', headers, (answer) =>
-    Array.isArray(answer) ? toConnections(answer) : null,
+    Array.isArray(answer) ? toConnections(answer).filter((c) => !removed.has(c.id)) : null,
   );
   // Only a read in flight is shared: the next one asks again.
   void read.then(() => lists.delete(key));
@@ -75,6 +77,7 @@ export function readConnections(endpoint: string, headers: Record<string, string
 /** Tells the endpoint's elements what a flow or a disconnect changed. */
 export function announce(endpoint: string, change: ConnectionChange): void {
   const key = endpointKey(endpoint);
+  if ('removed' in change) removed.add(change.removed);
   for (const listener of listeners) listener(key, change);
 }
 

@@ -189,6 +189,41 @@ describe('<connect-provider> at rest', () => {
     const post = (await serverLog(tag)).find((r) => r.method === 'POST')!;
     expect(JSON.parse(post.body).providerWorkspaceRef).to.equal('acme');
   });
+
+  it('should keep what a flow or a disconnect ended with when an older read of the connection answers later', async () => {
+    const tag = uniqueTag();
+    const endpoint = `/observe/${tag}/stale-list/api/connect`;
+    const el = (await fixture(
+      html`<connect-provider endpoint=${endpoint} provider="slack" poll-interval="100" disconnectable></connect-provider>`,
+    )) as ConnectProvider;
+    const asked = Date.now();
+    // Clicked while the read at rest (the caller has none) is still on its way.
+    const w = watch(el);
+    await userClick(el);
+    await answerConsent(await waitPopup(popups), 'allow');
+    expect((await ended(w)).type).to.equal('connect-success');
+    expect(Date.now() - asked, 'the flow ended before the stale answer').to.be.below(4000);
+    expect(el.getAttribute('connection-status')).to.equal('working');
+    await aTimeout(4500 - (Date.now() - asked));
+    await el.updateComplete;
+    expect(el.getAttribute('connection-status'), 'the stale list (none) does not undo the flow').to.equal('working');
+    expect(button(el).textContent).to.equal('Reconnect Slack');
+
+    // A disconnect while another element's read, asked before it, is on its way.
+    const other = document.createElement('connect-provider');
+    Object.assign(other, { endpoint, provider: 'slack' });
+    el.after(other);
+    const otherAsked = Date.now();
+    await aTimeout(300);
+    await userClick(el, 'disconnect');
+    await userClick(el, 'disconnect');
+    await waitUntil(() => el.getAttribute('connection-status') === 'none', 'not disconnected', { timeout: 3000 });
+    expect(Date.now() - otherAsked, 'disconnected before the stale answer').to.be.below(4000);
+    await waitUntil(() => other.hasAttribute('connection-status'), 'the other read never answered', { timeout: 6000 });
+    await other.updateComplete;
+    expect(other.getAttribute('connection-status'), 'the stale list does not bring it back').to.equal('none');
+    other.remove();
+  });
 });
 
 describe('<connect-provider> at rest: the icon and the reads again', () => {
