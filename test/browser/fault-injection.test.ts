@@ -1,6 +1,7 @@
 // The invariant under fault injection: every started flow ends in exactly one
 // terminal event, the one its run's actions call for, and leaves nothing
-// behind. The backend (/faulty/{seed}/...) answers 500, 503, 429 with
+// behind; at rest the element shows what the flow ended with, and a
+// disconnect either removes the connection or keeps it and says so. The backend (/faulty/{seed}/...) answers 500, 503, 429 with
 // retryAfter, slow answers and dropped connections at random. Each run puts
 // one to three elements on the page (real clicks, the popup blocker on); for
 // each, the "user" allows, denies, closes the popup, cancels or removes the
@@ -8,7 +9,7 @@
 // the element inside a random event. A failing run names its seed;
 // FAULT_SEED=n BROWSERS=... npm run test:browser replays it (FAULT_RUNS=n
 // changes how many runs).
-import { aTimeout, expect, fixture, html } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import { seeded } from '../shared/seeded.js';
@@ -58,6 +59,13 @@ const EXPECTED: Record<UserAction, string[]> = {
   remove: ['cancel:cancelled'],
   nothing: [],
 };
+
+/** The rest state a flow's outcome leaves, with no request. */
+const REST_AFTER: Record<string, string | undefined> = {
+  'connect-success': 'working',
+  'error:bad_credentials': 'bad_credentials',
+};
+const statusText = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=status]')!.textContent ?? '';
 
 const outcomes = new Map<string, number>();
 const outcomeOf = (e: Recorded) =>
@@ -184,8 +192,49 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
           expect(held(el), `${label}: the flow still holds timers, requests or listeners`).to.equal(0);
           expect(['working', 'bad_credentials', 'error', 'cancelled'], label).to.include(el.getAttribute('state'));
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-          w.stop();
         });
+        // At rest: the state follows each flow's outcome (a read at rest that failed or answered late changes
+        // nothing), and a disconnect through the faulty backend either removes the connection, with
+        // connect-disconnect, or keeps it and says so; never a flow event, nothing left running.
+        for (const [i, run] of runs.entries()) {
+          const { el, w } = run;
+          const label = `${where}, ${run.provider} at rest after ${outcomeOf(ends[i])}`;
+          const restStatus = REST_AFTER[outcomeOf(ends[i])];
+          if (!el.isConnected || !restStatus) continue;
+          await waitUntil(() => el.getAttribute('connection-status') === restStatus, `${label}: not ${restStatus}`, {
+            timeout: 2000,
+          });
+          if (random() < 0.3) continue;
+          const flowEvents = w.events.length;
+          const disconnected: unknown[] = [];
+          el.addEventListener('connect-disconnect', (e) => disconnected.push(e.detail.connection));
+          el.disconnectable = true;
+          await el.updateComplete;
+          await userClick(el, 'disconnect');
+          await el.updateComplete;
+          await userClick(el, 'disconnect');
+          const kept = () => statusText(el).startsWith('Could not disconnect');
+          await waitUntil(() => disconnected.length > 0 || kept(), `${label}: the disconnect never settled`, {
+            timeout: 17000,
+          });
+          await aTimeout(100);
+          if (disconnected.length) {
+            expect(disconnected, `${label}: one connect-disconnect`).to.have.length(1);
+            expect(el.getAttribute('connection-status'), label).to.equal('none');
+            expect(el.connection, label).to.equal(undefined);
+          } else {
+            expect(el.getAttribute('connection-status'), `${label}: a failed disconnect keeps it`).to.equal(restStatus);
+            expect(el.connection?.status, label).to.equal(restStatus);
+          }
+          expect(w.events.length, `${label}: a disconnect is not a flow`).to.equal(flowEvents);
+          expect(held(el), label).to.equal(0);
+          const result = disconnected.length ? 'disconnect:done' : 'disconnect:kept';
+          outcomes.set(result, (outcomes.get(result) ?? 0) + 1);
+        }
+        const quiet = fetches;
+        await aTimeout(300);
+        expect(fetches - quiet, `${where}: requests after every disconnect settled`).to.equal(0);
+        for (const { w } of runs) w.stop();
       } finally {
         window.open = realOpen;
         window.fetch = realFetch;
@@ -201,5 +250,6 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
     expect(outcomes.get('connect-success') ?? 0, seen).to.be.greaterThan(0);
     expect([...outcomes.keys()].filter((k) => k.startsWith('cancel:')).length, seen).to.equal(2);
     expect([...outcomes.keys()].filter((k) => k.startsWith('error:')).length, seen).to.be.greaterThan(1);
+    expect(outcomes.get('disconnect:done') ?? 0, seen).to.be.greaterThan(0);
   });
 });
