@@ -559,6 +559,7 @@ export class ConnectProvider extends LitElement {
     const media = this.info?.name === provider ? this.info.media : undefined;
     const icon = (dark && media?.darkMode?.iconURL) || media?.regular?.iconURL;
     const canDisconnect = this.disconnectable && !!this.rest && !busy;
+    // While the provider is read, its icon's place is kept: the button does not grow when it arrives.
     return html`${fields.map(
       (field) =>
         html`<label class="field"
@@ -585,7 +586,11 @@ export class ConnectProvider extends LitElement {
         aria-busy=${busy ? 'true' : 'false'}
         @click=${this.#handleClick}
       >${
-        isAllowedUrl(icon) ? html`<img part="icon" alt="" src=${icon} width="20" height="20" />` : nothing
+        isAllowedUrl(icon)
+          ? html`<img part="icon" alt="" src=${icon} width="20" height="20" />`
+          : this.info === undefined && this.provider && this.endpoint
+            ? html`<span part="icon"></span>`
+            : nothing
       }<slot>${label}</slot></button
       >${
         extra

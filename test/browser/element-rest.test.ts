@@ -251,6 +251,21 @@ describe('<connect-provider> at rest: the icon and the reads again', () => {
     });
   }
 
+  it('should keep the button its size when the provider name and icon arrive', async () => {
+    const tag = uniqueTag();
+    const el = (await fixture(
+      html`<connect-provider endpoint="/observe/${tag}/slow-provider/api/connect" provider="slack"></connect-provider>`,
+    )) as ConnectProvider;
+    const before = button(el).getBoundingClientRect();
+    expect(el.shadowRoot!.querySelector('img'), 'the provider is not known yet').to.equal(null);
+    await waitUntil(() => el.shadowRoot!.querySelector<HTMLImageElement>('img[part=icon]')?.complete, 'no icon', {
+      timeout: 4000,
+    });
+    const after = button(el).getBoundingClientRect();
+    expect(button(el).textContent).to.equal('Connect Slack');
+    expect([after.width, after.height], 'no layout jump').to.deep.equal([before.width, before.height]);
+  });
+
   it('should read the connection again when the page comes back after a minute hidden, not after seconds', async () => {
     const tag = uniqueTag();
     const el = (await fixture(

@@ -392,6 +392,11 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       return json(ctx, { type: 'about:blank', title: 'Not Found', status: 404 }, 404);
     if (mode === 'retry503' && post && posts <= 3)
       return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503 }, 503);
+    if (mode === 'slow-provider' && /\/providers\//.test(rest)) {
+      // The provider's name and icon arrive a second after the element showed its button.
+      await new Promise((r) => setTimeout(r, 1000));
+      return relay(ctx, await callHandler(ctx, body, rest));
+    }
     if (mode === 'stale-list' && ctx.method === 'GET' && /\/connections\/?$/.test(rest) && !ctx.query.provider) {
       // The read at rest is answered as the platform stood when it was asked, 4 s late: a flow or a disconnect ends
       // in between, and the answer arrives stale.
