@@ -3,6 +3,7 @@
 // colour scheme with AA contrast, texts of the running flow's provider, and
 // events that bubble out of shadow roots.
 import { expect, fixture, html } from '@open-wc/testing';
+import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import { button, ended, userClick, waitEvent, watch, freshSessionEachTest, type CapturedPopups } from './helpers.js';
@@ -136,6 +137,28 @@ describe('<connect-provider> rendering', () => {
       expect(getComputedStyle(status(el)).color).to.equal('rgb(249, 250, 251)');
       expect(marker(el)).to.equal('rgb(252, 165, 165)');
       await expect(el).to.be.accessible();
+    });
+
+    it('should keep the status marker in the system text colour in forced-colors mode', async function () {
+      try {
+        await emulateMedia({ forcedColors: 'active' });
+      } catch {
+        // Firefox through Puppeteer and WebKit through WebDriver cannot emulate forced colours.
+        this.skip();
+      }
+      try {
+        if (!matchMedia('(forced-colors: active)').matches) this.skip();
+        const el = await failed();
+        const probe = document.createElement('span');
+        probe.style.color = 'CanvasText';
+        document.body.append(probe);
+        const canvasText = getComputedStyle(probe).color;
+        probe.remove();
+        expect(marker(el), 'the marker shows, in the colour of text').to.equal(canvasText);
+        await expect(el).to.be.accessible();
+      } finally {
+        await emulateMedia({ forcedColors: 'none' });
+      }
     });
 
     it('should stay readable on a page dark by CSS alone (no color-scheme): the status line takes its text colour', async () => {
