@@ -3,7 +3,7 @@
 // platform unchecked or makes the handler fail.
 import { HttpProblem } from '../http/problem.js';
 import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
-import { HANDLER_PROBLEM_TYPES } from './upstream.js';
+import { HANDLER_PROBLEM_TYPES } from './problems.js';
 
 /** Control characters, which no ID or provider name holds. */
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
