@@ -25,9 +25,22 @@ export const AREAS = {
     // report all of it as untested and never try a mutant); that test checks the CLI end to end under npm test.
     mutate: ['src/emulator/**/*.ts', '!src/emulator/index.ts', '!src/emulator/cli.ts'],
     parts: {
-      operations: ['src/emulator/operations.ts', 'src/emulator/store.ts'],
+      operations: [
+        'src/emulator/operations.ts',
+        'src/emulator/connect.ts',
+        'src/emulator/connections.ts',
+        'src/emulator/projects.ts',
+        'src/emulator/project-items.ts',
+        'src/emulator/lookup.ts',
+        'src/emulator/context.ts',
+        'src/emulator/store.ts',
+      ],
       server: [
         'src/emulator/emulator.ts',
+        'src/emulator/options.ts',
+        'src/emulator/routes.ts',
+        'src/emulator/dispatch.ts',
+        'src/emulator/problems.ts',
         'src/emulator/media.ts',
         'src/emulator/openapi.ts',
         'src/emulator/pages.ts',
