@@ -4,6 +4,7 @@
 import { HttpProblem, readTextBody } from '../http/problem.js';
 import { PROBLEM_TYPES, type Env } from './context.js';
 import { LIMITS } from './limits.js';
+import { methodNotAllowed } from './problems.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type ProviderInfo } from './providers.js';
 import { issueTokens, newId, type ConsentSession } from './store.js';
@@ -116,11 +117,7 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
       ),
     });
   }
-  if (request.method !== 'POST')
-    throw new HttpProblem(
-      { status: 405, detail: `${request.method} is not allowed here; allowed: GET, POST` },
-      { allow: 'GET, POST' },
-    );
+  if (request.method !== 'POST') throw methodNotAllowed(request.method, 'GET, POST');
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new HttpProblem({ status: 415, detail: 'the consent form posts application/x-www-form-urlencoded' });
@@ -150,11 +147,7 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
 
 /** The page the popup lands on once decided: it posts the completion message to window.opener and closes. */
 export function handleCallback(env: Env, request: Request): Response {
-  if (request.method !== 'GET')
-    throw new HttpProblem(
-      { status: 405, detail: `${request.method} is not allowed here; allowed: GET` },
-      { allow: 'GET' },
-    );
+  if (request.method !== 'GET') throw methodNotAllowed(request.method, 'GET');
   const id = new URL(request.url).searchParams.get('session') ?? '';
   const session = findSession(env, id);
   if (!session.decision)

@@ -4,8 +4,10 @@
 import { HttpProblem, jsonResponse, readJsonBody } from '../http/problem.js';
 import type { Auth } from './auth.js';
 import { PROBLEM_TYPES, type Env, type OperationContext, type OperationId } from './context.js';
-import { boundIssue, jsonDepth, LIMITS, limitIssues } from './limits.js';
+import { jsonBeyond } from '../shared/json.js';
+import { boundIssue, LIMITS, limitIssues } from './limits.js';
 import type { Contract, OperationInfo } from './openapi.js';
+import { methodNotAllowed } from './problems.js';
 import { beforeValidation, handlers } from './operations.js';
 
 export interface DispatchOptions {
@@ -59,11 +61,7 @@ function findOperation(
     });
   const match = matches.find((m) => m.op.method === request.method);
   if (!match) {
-    const allow = [...new Set(matches.map((m) => m.op.method))].join(', ');
-    throw new HttpProblem(
-      { status: 405, detail: `${request.method} is not allowed here; allowed: ${allow}` },
-      { allow },
-    );
+    throw methodNotAllowed(request.method, [...new Set(matches.map((m) => m.op.method))].join(', '));
   }
   return match;
 }
@@ -94,7 +92,7 @@ export function createDispatch({ contract, auth, bodyLimit, urlFormat }: Dispatc
     let body: unknown;
     if (op.hasBody) {
       body = await readJsonBody(request, bodyLimit);
-      if (jsonDepth(body, LIMITS.jsonDepth) > LIMITS.jsonDepth) {
+      if (jsonBeyond(body, { depth: LIMITS.jsonDepth }) === 'depth') {
         throw new HttpProblem({
           status: 400,
           detail: `the JSON body is nested deeper than ${LIMITS.jsonDepth} levels`,

@@ -15,7 +15,7 @@ import { createDispatch } from './dispatch.js';
 import { loadContract } from './openapi.js';
 import { isMediaPath } from './media.js';
 import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
-import { problemAnswer, problemOf } from './problems.js';
+import { errorResponse, problemOf } from './problems.js';
 import { findRoute } from './routes.js';
 import { seedState } from './seed.js';
 import {
@@ -179,7 +179,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     } catch (error) {
       // A change made before a refusal is saved too, though its answer claims none.
       await persist(request).catch(() => {});
-      response = problemAnswer(problemOf(error, request), request, pathnameOf(request), {
+      response = errorResponse(problemOf(error, request), request, pathnameOf(request), {
         publicOrigin: () => publicOrigin(request),
         now,
         requestId,

@@ -31,7 +31,7 @@ export function problemOf(error: unknown, request: Request): HttpProblem {
 }
 
 /** The answer of a problem: a page for a browser outside the API, else the problem as JSON. */
-export function problemAnswer(
+export function errorResponse(
   problem: HttpProblem,
   request: Request,
   pathname: string | undefined,
@@ -46,4 +46,9 @@ export function problemAnswer(
     { ...bounded(problem.init), ...instance, time: about.now().toISOString(), requestId: about.requestId },
     problem.headers,
   );
+}
+
+/** A 405 for a method the path does not serve; `allow` lists the ones it does. */
+export function methodNotAllowed(method: string, allow: string): HttpProblem {
+  return new HttpProblem({ status: 405, detail: `${method} is not allowed here; allowed: ${allow}` }, { allow });
 }
