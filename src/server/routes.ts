@@ -30,11 +30,17 @@ const CONNECTIONS = /\/connections\/?$/;
 const PROVIDER = /\/providers\/([^/]+)\/?$/;
 
 export const ROUTES: readonly Route[] = [
+  // POST {endpoint}/oauth-connect: a consent URL for a new connection of the caller
   { method: 'POST', path: OAUTH_CONNECT, operation: oauthConnect },
+  // PATCH {endpoint}/connections/{id}:oauth-update: a consent URL to re-authorize a connection of the caller's group
   { method: 'PATCH', path: OAUTH_UPDATE, operation: oauthUpdate },
+  // GET {endpoint}/connections/{id}: one of the caller's group's connections
   { method: 'GET', path: CONNECTION, operation: getConnection },
+  // DELETE {endpoint}/connections/{id}: disconnects it (only with allowDisconnect)
   { method: 'DELETE', path: CONNECTION, operation: deleteConnection, option: 'allowDisconnect' },
+  // GET {endpoint}/connections?provider=&own=true (both optional): the caller's group's connections, newest first
   { method: 'GET', path: CONNECTIONS, operation: listConnections },
+  // GET {endpoint}/providers/{name}: what the element shows of a provider
   { method: 'GET', path: PROVIDER, operation: getProvider },
 ];
 
