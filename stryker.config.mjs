@@ -39,6 +39,7 @@ export const AREAS = {
       ],
       server: [
         'src/emulator/emulator.ts',
+        'src/emulator/durable.ts',
         'src/emulator/options.ts',
         'src/emulator/routes.ts',
         'src/emulator/dispatch.ts',

@@ -17,15 +17,8 @@ import { isMediaPath } from './media.js';
 import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
 import { errorResponse, problemOf } from './problems.js';
 import { findRoute } from './routes.js';
-import { seedState } from './seed.js';
-import {
-  lockDataFile,
-  readStateFile,
-  removeStrayTemps,
-  stateWriter,
-  writeStateFile,
-  type EmulatorState,
-} from './store.js';
+import { openDurableState } from './durable.js';
+import type { EmulatorState } from './store.js';
 
 export type { EmulatorOptions } from './options.js';
 export { DEFAULT_API_KEY } from './options.js';
@@ -87,32 +80,11 @@ function originOf(host: string, port: number): string {
 /** Where a request arrived, set by the Node listener from its socket (not from its headers). */
 const arrivedAt = new WeakMap<Request, string>();
 
-/** The state, from the data file when there is one (locked for this emulator, which unlock() ends). */
-function openState(dataFile: string | undefined): { state: EmulatorState; unlock?: () => void } {
-  if (!dataFile) return { state: seedState() };
-  // One emulator per data file: a second one is refused (EmulatorDataError) before it touches the file.
-  const unlock = lockDataFile(dataFile);
-  try {
-    removeStrayTemps(dataFile);
-    const state = readStateFile(dataFile) ?? seedState();
-    writeStateFile(dataFile, state);
-    return { state, unlock };
-  } catch (error) {
-    unlock();
-    throw error;
-  }
-}
-
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const { apiKey, verifyDelayMs, urlFormat, bodyLimit, now, publicUrl, cors } = resolveEmulatorOptions(options);
   const contract = loadContract();
-  const dataFile = options.dataFile;
-  const { state, unlock } = openState(dataFile);
-  const writer = dataFile
-    ? stateWriter(dataFile, (error) =>
-        console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error),
-      )
-    : undefined;
+  const durable = openDurableState(options.dataFile);
+  const { state } = durable;
   const auth = createAuth({ apiKey, secret: options.jwtSecret ?? state.tokenSecret, now });
   const dispatch = createDispatch({ contract, auth, bodyLimit, urlFormat });
 
@@ -127,8 +99,6 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     return publicUrl ?? listening ?? arrivedAt.get(request) ?? new URL(request.url).origin;
   }
 
-  /** The requests that changed the state: each is answered once its change is on disk. */
-  const changedBy = new WeakSet<Request>();
   function env(request: Request): Env {
     return {
       state,
@@ -136,28 +106,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       clock: now,
       publicOrigin: publicOrigin(request),
       verifyDelayMs,
-      changed: () => {
-        changedBy.add(request);
-      },
+      changed: () => durable.changedBy(request),
     };
-  }
-
-  /** Saves a change the request made before it is answered; a 503 problem when it could not be saved. */
-  async function persist(request: Request): Promise<void> {
-    if (!writer || !changedBy.has(request)) return;
-    changedBy.delete(request);
-    try {
-      await writer.save(state);
-    } catch {
-      throw new HttpProblem(
-        {
-          status: 503,
-          detail: `the change was made in memory but could not be saved to the data file ${dataFile}; the next change tries again`,
-          retryable: true,
-        },
-        { 'retry-after': '1' },
-      );
-    }
   }
 
   async function route(request: Request): Promise<Response> {
@@ -175,10 +125,10 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     let response: Response;
     try {
       response = await route(request);
-      await persist(request);
+      await durable.persist(request);
     } catch (error) {
       // A change made before a refusal is saved too, though its answer claims none.
-      await persist(request).catch(() => {});
+      await durable.persist(request).catch(() => {});
       response = errorResponse(problemOf(error, request), request, pathnameOf(request), {
         publicOrigin: () => publicOrigin(request),
         now,
@@ -214,7 +164,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     corsOrigins: describeCors(cors),
     bearerToken: auth.issueToken(),
     issueToken: auth.issueToken,
-    flush: () => writer?.flush() ?? Promise.resolve(),
+    flush: durable.flush,
     async listen(port = 0, host = '127.0.0.1') {
       if (server) throw new Error('connect-provider emulator: already listening');
       server = createServer(listener);
@@ -238,8 +188,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
           s.close(() => resolve());
         });
       }
-      await writer?.flush();
-      unlock?.();
+      await durable.close();
     },
   };
 }
