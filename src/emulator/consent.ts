@@ -2,30 +2,15 @@
 // out, the consent page standing in for the provider's, and the callback page
 // that posts the completion message to window.opener.
 import { HttpProblem, readTextBody } from '../http/problem.js';
+import { PROBLEM_TYPES, type Env } from './context.js';
 import { LIMITS } from './limits.js';
+import { methodNotAllowed } from './problems.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type ProviderInfo } from './providers.js';
-import { issueTokens, newId, type ConsentSession, type EmulatorState } from './store.js';
+import { issueTokens, newId, type ConsentSession } from './store.js';
 
-export const PROBLEM_TYPES = {
-  validation: 'urn:connect-provider:problem:validation',
-  conflict: 'urn:connect-provider:problem:conflict',
-  unknownProvider: 'urn:connect-provider:problem:unknown-provider',
-} as const;
-
-/** What operations and consent pages share: the state, the clock and where the emulator is reached. */
-export interface Env {
-  state: EmulatorState;
-  /** The time the request arrived. */
-  now: Date;
-  /** The clock itself, for a time later in the request (once a body has arrived). */
-  clock: () => Date;
-  /** The origin browsers reach the emulator at: --public-url, or the listening address. */
-  publicOrigin: string;
-  verifyDelayMs: number;
-  /** Marks the state changed, so it is saved. */
-  changed(): void;
-}
+// The problem types were defined here first; tests import them from here.
+export { PROBLEM_TYPES } from './context.js';
 
 export const CONSENT_LIFETIME_MS = 10 * 60 * 1000;
 
@@ -132,11 +117,7 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
       ),
     });
   }
-  if (request.method !== 'POST')
-    throw new HttpProblem(
-      { status: 405, detail: `${request.method} is not allowed here; allowed: GET, POST` },
-      { allow: 'GET, POST' },
-    );
+  if (request.method !== 'POST') throw methodNotAllowed(request.method, 'GET, POST');
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new HttpProblem({ status: 415, detail: 'the consent form posts application/x-www-form-urlencoded' });
@@ -166,11 +147,7 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
 
 /** The page the popup lands on once decided: it posts the completion message to window.opener and closes. */
 export function handleCallback(env: Env, request: Request): Response {
-  if (request.method !== 'GET')
-    throw new HttpProblem(
-      { status: 405, detail: `${request.method} is not allowed here; allowed: GET` },
-      { allow: 'GET' },
-    );
+  if (request.method !== 'GET') throw methodNotAllowed(request.method, 'GET');
   const id = new URL(request.url).searchParams.get('session') ?? '';
   const session = findSession(env, id);
   if (!session.decision)

@@ -1,5 +1,6 @@
 // Bounds on what a request may store, so that no request, however crafted,
 // can bloat the state, slow its writes or make its file unreadable.
+import { jsonBeyond } from '../shared/json.js';
 import type { ProblemIssue } from '../shared/types.js';
 
 export const LIMITS = {
@@ -85,39 +86,6 @@ export function boundIssue(issue: ProblemIssue): ProblemIssue {
   return out;
 }
 
-/** Nesting depth of a parsed JSON value, without recursion (a scalar is 0, [] is 1); stops counting past `stopAt`. */
-export function jsonDepth(value: unknown, stopAt = Infinity): number {
-  if (value === null || typeof value !== 'object') return 0;
-  let max = 0;
-  // Only arrays and objects are stacked (a large array of scalars costs no allocation per item).
-  const items: object[] = [value];
-  const depths: number[] = [1];
-  while (items.length > 0) {
-    const item = items.pop()!;
-    const here = depths.pop()!;
-    if (here > max) max = here;
-    if (max > stopAt) return max;
-    if (Array.isArray(item)) {
-      for (let i = 0; i < item.length; i++) {
-        const child: unknown = item[i];
-        if (child !== null && typeof child === 'object') {
-          items.push(child);
-          depths.push(here + 1);
-        }
-      }
-    } else {
-      for (const key in item) {
-        const child: unknown = (item as Record<string, unknown>)[key];
-        if (Object.hasOwn(item, key) && child !== null && typeof child === 'object') {
-          items.push(child);
-          depths.push(here + 1);
-        }
-      }
-    }
-  }
-  return max;
-}
-
 function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
@@ -148,8 +116,7 @@ export function limitIssues(operationId: string, body: unknown): ProblemIssue[] 
     }
     const metadata = record.providerMetadata;
     if (metadata !== undefined) {
-      const depth = jsonDepth(metadata, LIMITS.metadataDepth);
-      if (depth > LIMITS.metadataDepth) {
+      if (jsonBeyond(metadata, { depth: LIMITS.metadataDepth }) === 'depth') {
         issues.push({
           detail: `providerMetadata is nested deeper than ${LIMITS.metadataDepth} levels`,
           in: 'body',

@@ -4,6 +4,7 @@
 // style or reference, served with a CSP that would block one anyway.
 import { HttpProblem } from '../http/problem.js';
 import { escapeHtml } from './pages.js';
+import { methodNotAllowed } from './problems.js';
 import { findProvider, type ProviderInfo } from './providers.js';
 
 /** /media/{provider}.svg and /media/{provider}-dark.svg */
@@ -37,11 +38,7 @@ export function handleMedia(request: Request, pathname: string): Response {
   const match = MEDIA_PATH.exec(pathname);
   const provider = match ? findProvider(match[1]) : undefined;
   if (!match || !provider) throw new HttpProblem({ status: 404, detail: `no such icon: ${pathname}` });
-  if (request.method !== 'GET' && request.method !== 'HEAD')
-    throw new HttpProblem(
-      { status: 405, detail: `${request.method} is not allowed here; allowed: GET, HEAD` },
-      { allow: 'GET, HEAD' },
-    );
+  if (request.method !== 'GET' && request.method !== 'HEAD') throw methodNotAllowed(request.method, 'GET, HEAD');
   const svg = iconSvg(provider, match[2] !== undefined);
   return new Response(request.method === 'HEAD' ? null : svg, {
     status: 200,

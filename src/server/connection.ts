@@ -70,3 +70,20 @@ function pick(value: unknown, shape: Shape): unknown {
 export function toBrowserConnection(connection: unknown): Connection {
   return pick(connection, BROWSER_CONNECTION_SHAPE) as Connection;
 }
+
+/** A connection's groupRef when it is a string; undefined for anything else (no group, null, another type). */
+export function groupRefOf(connection: unknown): string | undefined {
+  const group =
+    typeof connection === 'object' && connection !== null ? (connection as { group?: unknown }).group : undefined;
+  const groupRef = typeof group === 'object' && group !== null ? (group as { groupRef?: unknown }).groupRef : undefined;
+  return typeof groupRef === 'string' ? groupRef : undefined;
+}
+
+/** A connection's consumerRef when it is a string; undefined for anything else. */
+export function consumerRefOf(connection: unknown): string | undefined {
+  const consumer =
+    typeof connection === 'object' && connection !== null ? (connection as { consumer?: unknown }).consumer : undefined;
+  const ref =
+    typeof consumer === 'object' && consumer !== null ? (consumer as { consumerRef?: unknown }).consumerRef : undefined;
+  return typeof ref === 'string' ? ref : undefined;
+}

@@ -2,8 +2,9 @@
 // path, each checked and bounded, so nothing a browser sends reaches the
 // platform unchecked or makes the handler fail.
 import { HttpProblem } from '../http/problem.js';
+import { jsonBeyond } from '../shared/json.js';
 import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
-import { HANDLER_PROBLEM_TYPES } from './upstream.js';
+import { HANDLER_PROBLEM_TYPES } from './problems.js';
 
 /** Control characters, which no ID or provider name holds. */
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
@@ -55,19 +56,11 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Checks providerMetadata's depth and entry count without recursion; returns a reason, or null when it fits. */
+/** Checks providerMetadata's depth, entry count and size; returns a reason, or null when it fits. */
 function metadataProblem(metadata: Record<string, unknown>): string | null {
-  let entries = 0;
-  const stack: Array<[unknown, number]> = [[metadata, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > METADATA_LIMITS.depth) return `is nested deeper than ${METADATA_LIMITS.depth} levels`;
-    const children = Array.isArray(value) ? value : Object.values(value);
-    entries += children.length;
-    if (entries > METADATA_LIMITS.entries) return `has more than ${METADATA_LIMITS.entries} keys and items`;
-    for (const child of children) stack.push([child, depth + 1]);
-  }
+  const beyond = jsonBeyond(metadata, METADATA_LIMITS);
+  if (beyond === 'depth') return `is nested deeper than ${METADATA_LIMITS.depth} levels`;
+  if (beyond === 'entries') return `has more than ${METADATA_LIMITS.entries} keys and items`;
   if (new TextEncoder().encode(JSON.stringify(metadata)).byteLength > METADATA_LIMITS.bytes) {
     return `is larger than ${METADATA_LIMITS.bytes} bytes`;
   }

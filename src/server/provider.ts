@@ -4,7 +4,7 @@
 // platform sends (its token and auth URLs, labels, other metadata, fields a
 // future version adds) stays on the server.
 import type { BrowserProvider, ProviderInput, ProviderMediaUrls } from '../shared/provider.js';
-import { isUsableUrl } from './upstream.js';
+import { isUsableUrl } from './platform-url.js';
 
 /** Bounds of the answer, so a hostile platform cannot make it large. */
 export const PROVIDER_LIMITS = { name: 128, text: 1024, url: 2048, inputs: 20 } as const;

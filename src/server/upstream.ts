@@ -5,21 +5,11 @@
 import { PlatformRequestError, ProblemError } from '../api/errors.js';
 import type { ProblemIssue } from '../shared/types.js';
 import { HttpProblem } from '../http/problem.js';
-import { parseAllowedUrl } from '../shared/url.js';
+import { describeThrown, firstLine, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
 import type { Scrubber } from './scrub.js';
 
-export const HANDLER_PROBLEM_TYPES = {
-  upstream: 'urn:connect-provider:problem:upstream',
-  upstreamTimeout: 'urn:connect-provider:problem:upstream-timeout',
-  /** The platform answered a URL the browser must not be sent to (not https, or http off loopback). */
-  unusableUrl: 'urn:connect-provider:problem:unusable-url',
-  /** The platform does not know the configured project, or baseUrl does not point at its API. */
-  misconfigured: 'urn:connect-provider:problem:misconfigured',
-  validation: 'urn:connect-provider:problem:validation',
-  forbiddenOrigin: 'urn:connect-provider:problem:forbidden-origin',
-  badHost: 'urn:connect-provider:problem:bad-host',
-  providerNotAllowed: 'urn:connect-provider:problem:provider-not-allowed',
-} as const;
+// index.ts exports the problem types from here.
+export { HANDLER_PROBLEM_TYPES } from './problems.js';
 
 const MAX_ISSUES = 20;
 
@@ -68,17 +58,6 @@ export interface UpstreamContext {
   scrub: Scrubber;
   /** What the browser sent (oauth-connect's body), to tell its own values in issues. */
   input?: Record<string, unknown>;
-}
-
-/** A 502 that tells the app's developer the handler's options point at the wrong place. */
-export function misconfiguredProblem(): HttpProblem {
-  return new HttpProblem({
-    status: 502,
-    type: HANDLER_PROBLEM_TYPES.misconfigured,
-    title: 'Bad Gateway',
-    detail: 'the platform does not know this project: check baseUrl and project in the connect handler options',
-    retryable: false,
-  });
 }
 
 /** Turns whatever the platform client threw into the problem the browser gets. */
@@ -149,19 +128,34 @@ export function upstreamProblem(error: unknown, context: UpstreamContext): HttpP
   return new HttpProblem({ status: 500, detail: 'the connect handler failed' });
 }
 
-/** Whether a URL from the platform may be sent to the browser: the shared rule, and http only from a loopback platform. */
-export function isUsableUrl(url: string, platformIsLoopback: boolean): URL | null {
-  const parsed = parseAllowedUrl(url);
-  return parsed && (parsed.protocol === 'https:' || platformIsLoopback) ? parsed : null;
+/** A platform failure as the browser's problem; one that is the server's (5xx) also describes it for the log. */
+export function platformFault(error: unknown, operation: string, context: UpstreamContext): HttpProblem {
+  // (A browser that went away never shows here: the client is not handed its signal; see stillWanted.)
+  const problem = upstreamProblem(error, context);
+  if (problem.init.status < 500) return problem;
+  const { scrub } = context;
+  let cause = 'failed';
+  if (error instanceof ProblemError) {
+    cause = `answered ${error.status} ${scrub(error.title)}${error.detail ? `: ${firstLine(scrub(error.detail), 160)}` : ''}`;
+  } else if (error instanceof PlatformRequestError) {
+    cause = firstLine(error.message);
+  } else if (error instanceof Error) {
+    cause = `threw ${describeThrown(error)}`;
+  }
+  return new ServerFault(
+    problem,
+    error instanceof ProblemError || error instanceof PlatformRequestError ? 'platform' : 'internal',
+    `platform ${operation} ${cause}`,
+    error,
+  );
 }
 
-export function unusableUrlProblem(): HttpProblem {
-  return new HttpProblem({
-    status: 502,
-    type: HANDLER_PROBLEM_TYPES.unusableUrl,
-    title: 'Bad Gateway',
-    detail:
-      'the platform answered an unusable URL (only https, or http on a loopback platform, is sent to the browser)',
-    retryable: false,
-  });
+/** The platform answered 200 with a body of the wrong shape (`what` it should have been). */
+export function invalidAnswer(operation: string, what: 'an object' | 'an array', scrub: Scrubber): ServerFault {
+  return new ServerFault(
+    upstreamProblem(new PlatformRequestError('invalid_response', `not ${what}`), { scrub }),
+    'platform',
+    `platform ${operation} answered something other than ${what}`,
+    undefined,
+  );
 }

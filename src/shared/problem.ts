@@ -24,3 +24,6 @@ const STATUS_TITLES: Record<number, string> = {
 export function statusTitle(status: number): string {
   return STATUS_TITLES[status] ?? (status >= 500 ? 'Server Error' : 'Client Error');
 }
+
+/** The problem type of a request whose input breaks the rules; the handler and the emulator both answer it. */
+export const VALIDATION_PROBLEM_TYPE = 'urn:connect-provider:problem:validation';

@@ -1,0 +1,79 @@
+// A project's connections: listed, read (refreshed when asked), deleted. A
+// connection's verification after consent is settled lazily, when it is read.
+import type { Connection } from '../shared/types.js';
+import type { Env, Handler } from './context.js';
+import { byCreateTime, DELETED, findConnection, findProject } from './lookup.js';
+import { issueTokens, type StoredConnection } from './store.js';
+
+/** Applies a verification whose time has come (lazily: no timers to outlive the emulator). */
+export function settleConnection(ctx: Pick<Env, 'now' | 'changed'>, connection: StoredConnection): void {
+  if (connection.pending && Date.parse(connection.pending.at) <= ctx.now.getTime()) {
+    connection.status = connection.pending.status;
+    connection.updateTime = connection.pending.at;
+    delete connection.pending;
+    ctx.changed();
+  }
+}
+
+/** A connection as the API answers it: without credentials unless asked for (`access`, or `refresh` for both tokens). */
+function publicConnection(connection: StoredConnection, creds?: 'access' | 'refresh'): Connection {
+  const { tokens, pending: _pending, ...rest } = connection;
+  const out: Connection = { ...rest };
+  if (creds === 'access') out.oauth2AuthorizationCode = { accessToken: tokens.accessToken, scopes: tokens.scopes };
+  if (creds === 'refresh') {
+    out.oauth2AuthorizationCode = {
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      scopes: tokens.scopes,
+    };
+  }
+  return out;
+}
+
+export const listConnections: Handler<'listConnections'> = (ctx) => {
+  const project = findProject(ctx, ctx.path.projectIdOrName);
+  const { provider, groupRef, consumerRef } = ctx.query;
+  const connections = ctx.state.connections
+    .filter(
+      (c) =>
+        c.projectId === project.id &&
+        (provider === undefined || c.provider === provider) &&
+        (groupRef === undefined || c.group.groupRef === groupRef) &&
+        (consumerRef === undefined || c.consumer.consumerRef === consumerRef),
+    )
+    .sort(byCreateTime);
+  for (const connection of connections) settleConnection(ctx, connection);
+  return { status: 200, body: connections.map((c) => publicConnection(c)) };
+};
+
+export const getConnection: Handler<'getConnection'> = (ctx) => {
+  const project = findProject(ctx, ctx.path.projectIdOrName);
+  const connection = findConnection(ctx, project, ctx.path.connectionId);
+  settleConnection(ctx, connection);
+  const refresh = ctx.query.refresh;
+  if (refresh) {
+    const expired = Date.parse(connection.tokens.accessToken.expiresAt ?? '') <= ctx.now.getTime();
+    // A connection whose credentials are bad cannot refresh: it stays bad_credentials.
+    if ((refresh === 'force' || expired) && connection.status !== 'bad_credentials') {
+      connection.tokens = {
+        ...issueTokens(connection.tokens.scopes, ctx.now),
+        refreshToken: connection.tokens.refreshToken,
+      };
+      connection.status = 'created';
+      connection.updateTime = ctx.now.toISOString();
+      connection.pending = { status: 'working', at: new Date(ctx.now.getTime() + ctx.verifyDelayMs).toISOString() };
+      ctx.changed();
+    }
+  }
+  const creds =
+    ctx.query.includeRefreshToken === true ? 'refresh' : ctx.query.includeCreds === true ? 'access' : undefined;
+  return { status: 200, body: publicConnection(connection, creds) };
+};
+
+export const deleteConnection: Handler<'deleteConnection'> = (ctx) => {
+  const project = findProject(ctx, ctx.path.projectIdOrName);
+  const connection = findConnection(ctx, project, ctx.path.connectionId);
+  ctx.state.connections = ctx.state.connections.filter((c) => c !== connection);
+  ctx.changed();
+  return DELETED;
+};

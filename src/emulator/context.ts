@@ -1,0 +1,54 @@
+// What the emulator's operations and consent pages share: the state, the
+// clock and where the emulator is reached (Env); what an operation gets and
+// answers (OperationContext, Answer); the emulator's problem types.
+import { VALIDATION_PROBLEM_TYPE } from '../shared/problem.js';
+import type { operations as Spec } from '../shared/schema.js';
+import type { Principal } from './auth.js';
+import type { EmulatorState } from './store.js';
+
+export const PROBLEM_TYPES = {
+  validation: VALIDATION_PROBLEM_TYPE,
+  conflict: 'urn:connect-provider:problem:conflict',
+  unknownProvider: 'urn:connect-provider:problem:unknown-provider',
+} as const;
+
+/** What operations and consent pages share: the state, the clock and where the emulator is reached. */
+export interface Env {
+  state: EmulatorState;
+  /** The time the request arrived. */
+  now: Date;
+  /** The clock itself, for a time later in the request (once a body has arrived). */
+  clock: () => Date;
+  /** The origin browsers reach the emulator at: --public-url, or the listening address. */
+  publicOrigin: string;
+  verifyDelayMs: number;
+  /** Marks the state changed, so it is saved. */
+  changed(): void;
+}
+
+/** An operationId of openapi.yaml (the keys of the generated `operations`). */
+export type OperationId = keyof Spec;
+type Params<K extends OperationId> = Spec[K]['parameters'];
+type Content<R> = R extends { content: infer C } ? C[keyof C] : never;
+type SuccessStatus<K extends OperationId> = Extract<keyof Spec[K]['responses'], 200 | 201 | 204>;
+
+/** What a handler of operation K answers: one of its documented success statuses, with that status's body. */
+export type Answer<K extends OperationId> = {
+  [S in SuccessStatus<K>]: Spec[K]['responses'][S] extends { content: object }
+    ? { status: S; body: Content<Spec[K]['responses'][S]>; headers?: Record<string, string> }
+    : { status: S; body?: undefined; headers?: Record<string, string> };
+}[SuccessStatus<K>];
+
+/** What a handler of operation K gets: the request already routed, authenticated and validated. */
+export interface OperationContext<K extends OperationId> extends Env {
+  principal: Principal;
+  path: NonNullable<Params<K>['path']>;
+  query: NonNullable<Params<K>['query']>;
+  body: Spec[K]['requestBody'] extends { content: { 'application/json': infer B } } ? B : undefined;
+}
+
+/**
+ * Carries out operation K. Typed from the generated `operations`: a parameter read under a wrong name or an answer
+ * of an undocumented status is a compile error.
+ */
+export type Handler<K extends OperationId> = (ctx: OperationContext<K>) => Answer<K>;

@@ -1,0 +1,125 @@
+// The API's dispatcher: finds a request's operation in openapi.yaml (404, 405
+// when none), checks its credentials, reads and validates its parameters and
+// body (400 with the issues), and calls the operation's handler (operations.ts).
+import { HttpProblem, jsonResponse, readJsonBody } from '../http/problem.js';
+import type { Auth } from './auth.js';
+import { PROBLEM_TYPES, type Env, type OperationContext, type OperationId } from './context.js';
+import { jsonBeyond } from '../shared/json.js';
+import { boundIssue, LIMITS, limitIssues } from './limits.js';
+import type { Contract, OperationInfo } from './openapi.js';
+import { methodNotAllowed } from './problems.js';
+import { beforeValidation, handlers } from './operations.js';
+
+export interface DispatchOptions {
+  contract: Contract;
+  auth: Auth;
+  bodyLimit: number;
+  /** How oauth-connect and oauth-update answer the URL: a JSON string or text/plain. */
+  urlFormat: 'json' | 'text';
+}
+
+/** Any operation's answer, as the dispatcher sees it. */
+type AnyAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
+
+/**
+ * Answers a request under /v1 ('base') or /search/v1 ('search'); `subPath` is the path after that prefix. `env` is
+ * asked once the request is checked (its `now` is the time its body arrived).
+ */
+export type Dispatch = (
+  request: Request,
+  subPath: string,
+  server: 'base' | 'search',
+  env: () => Env,
+) => Promise<Response>;
+
+function toResponse(answer: AnyAnswer, urlFormat: 'json' | 'text'): Response {
+  if (answer.status === 204) return new Response(null, { status: 204, headers: answer.headers });
+  if (typeof answer.body === 'string' && urlFormat === 'text') {
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    });
+  }
+  return jsonResponse(answer.body, answer.status, answer.headers);
+}
+
+/** The operation of the request's method and path, with the path's parameters. */
+function findOperation(
+  operations: readonly OperationInfo[],
+  request: Request,
+  subPath: string,
+  server: 'base' | 'search',
+): { op: OperationInfo; params: Record<string, string> } {
+  const matches = operations
+    .filter((op) => op.server === server)
+    .map((op) => ({ op, params: op.match(subPath) }))
+    .filter((m): m is { op: OperationInfo; params: Record<string, string> } => m.params !== null);
+  if (matches.length === 0)
+    throw new HttpProblem({
+      status: 404,
+      detail: `no such route: ${request.method} ${new URL(request.url).pathname}`,
+    });
+  const match = matches.find((m) => m.op.method === request.method);
+  if (!match) {
+    throw methodNotAllowed(request.method, [...new Set(matches.map((m) => m.op.method))].join(', '));
+  }
+  return match;
+}
+
+/** The 400 for a request's issues: at most LIMITS.problemIssues, each bounded (no answer much larger than its request). */
+function invalid(issues: ReturnType<OperationInfo['validateBody']>['issues'], total: number, complete: boolean) {
+  const shown = issues.slice(0, LIMITS.problemIssues).map(boundIssue);
+  const details = shown.map((i) => i.detail).join('; ');
+  let detail: string;
+  if (!complete) detail = `the body is checked up to its first problem, being large: ${details}`;
+  else if (total === 1) detail = shown[0].detail;
+  else if (total > shown.length) detail = `${total} problems, the first ${shown.length}: ${details}`;
+  else detail = `${total} problems: ${details}`;
+  return new HttpProblem({
+    status: 400,
+    type: PROBLEM_TYPES.validation,
+    title: 'Invalid request',
+    detail,
+    issues: shown,
+  });
+}
+
+export function createDispatch({ contract, auth, bodyLimit, urlFormat }: DispatchOptions): Dispatch {
+  return async function dispatch(request, subPath, server, env) {
+    const { op, params: pathParams } = findOperation(contract.operations, request, subPath, server);
+    const principal = auth.authenticate(request, op);
+    const operationId = op.operationId as OperationId;
+    let body: unknown;
+    if (op.hasBody) {
+      body = await readJsonBody(request, bodyLimit);
+      if (jsonBeyond(body, { depth: LIMITS.jsonDepth }) === 'depth') {
+        throw new HttpProblem({
+          status: 400,
+          detail: `the JSON body is nested deeper than ${LIMITS.jsonDepth} levels`,
+        });
+      }
+      beforeValidation[operationId]?.(body);
+    }
+    const params = op.validateParams(pathParams, new URL(request.url).searchParams);
+    const checked = op.validateBody(body);
+    const issues = [...params.issues, ...checked.issues];
+    let total = params.issues.length + checked.total;
+    if (issues.length === 0) {
+      issues.push(...limitIssues(op.operationId, body));
+      total = issues.length;
+    }
+    if (issues.length > 0) throw invalid(issues, total, checked.complete);
+    // The one place an operationId from the document meets its typed handler; openapi.test.ts
+    // checks that schema.ts (whose keys type `handlers`) is generated from that same document.
+    // `handlers` has a key for every operationId of schema.ts, so an operation of the document always has one.
+    const handler = handlers[operationId] as (ctx: OperationContext<OperationId>) => AnyAnswer;
+    const context = {
+      ...env(),
+      principal,
+      path: params.path,
+      query: params.query,
+      body,
+    } as OperationContext<OperationId>;
+    return toResponse(handler(context), urlFormat);
+  };
+}

@@ -1,0 +1,79 @@
+// The emulator's state and its data file: read (or seeded) at the start, and
+// each request's change on disk before its answer (a 503 when it could not be
+// written). Without a data file the state lives in memory only.
+import { HttpProblem } from '../http/problem.js';
+import { seedState } from './seed.js';
+import {
+  lockDataFile,
+  readStateFile,
+  removeStrayTemps,
+  stateWriter,
+  writeStateFile,
+  type EmulatorState,
+} from './store.js';
+
+export interface DurableState {
+  readonly state: EmulatorState;
+  /** Marks the state changed by this request. */
+  changedBy(request: Request): void;
+  /** Saves a change the request made, before it is answered; a 503 problem when it could not be saved. */
+  persist(request: Request): Promise<void>;
+  /** Resolves once every change so far is in the data file (at once without one). */
+  flush(): Promise<void>;
+  /** Waits for the last write, and lets another emulator open the data file. */
+  close(): Promise<void>;
+}
+
+/** The state, from the data file when there is one (locked for this emulator until close()). */
+function openState(dataFile: string | undefined): { state: EmulatorState; unlock?: () => void } {
+  if (!dataFile) return { state: seedState() };
+  // One emulator per data file: a second one is refused (EmulatorDataError) before it touches the file.
+  const unlock = lockDataFile(dataFile);
+  try {
+    removeStrayTemps(dataFile);
+    const state = readStateFile(dataFile) ?? seedState();
+    writeStateFile(dataFile, state);
+    return { state, unlock };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+export function openDurableState(dataFile: string | undefined): DurableState {
+  const { state, unlock } = openState(dataFile);
+  const writer = dataFile
+    ? stateWriter(dataFile, (error) =>
+        console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error),
+      )
+    : undefined;
+  /** The requests that changed the state: each is answered once its change is on disk. */
+  const changed = new WeakSet<Request>();
+  return {
+    state,
+    changedBy(request) {
+      changed.add(request);
+    },
+    async persist(request) {
+      if (!writer || !changed.has(request)) return;
+      changed.delete(request);
+      try {
+        await writer.save(state);
+      } catch {
+        throw new HttpProblem(
+          {
+            status: 503,
+            detail: `the change was made in memory but could not be saved to the data file ${dataFile}; the next change tries again`,
+            retryable: true,
+          },
+          { 'retry-after': '1' },
+        );
+      }
+    },
+    flush: () => writer?.flush() ?? Promise.resolve(),
+    async close() {
+      await writer?.flush();
+      unlock?.();
+    },
+  };
+}

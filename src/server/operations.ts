@@ -1,0 +1,127 @@
+// What each connect route does, once routes.ts has matched it and the caller
+// is identified: read the browser's input, ask the platform, shape the answer.
+import { jsonAnswer, HttpProblem, readJsonBody } from '../http/problem.js';
+import type { Answer } from '../http/answer.js';
+import { isClientGone } from '../http/client-gone.js';
+import type { Connection } from '../shared/types.js';
+import { consumerRefOf, groupRefOf, toBrowserConnection } from './connection.js';
+import {
+  decodeConnectionId,
+  decodeProviderName,
+  parseConnectBody,
+  parseOwnQuery,
+  parseProviderQuery,
+} from './input.js';
+import type { ConnectUser } from './options.js';
+import type { Platform } from './platform.js';
+import { isUsableUrl } from './platform-url.js';
+import { clientClosed, notFound, ServerFault, unusableUrlProblem } from './problems.js';
+
+/** How long the browser may take to send its whole body (408 after). */
+export const BODY_DEADLINE_MS = 10_000;
+
+/** What POST oauth-connect and PATCH oauth-update answer. */
+export interface ConnectUrlAnswer {
+  url: string;
+  messageOrigin: string;
+}
+
+/** What every operation of one handler shares. */
+export interface HandlerContext {
+  platform: Platform;
+  /** The allow-listed providers, when the options name them. */
+  providers: ReadonlySet<string> | undefined;
+  messageOrigin: string;
+  platformIsLoopback: boolean;
+  bodyLimit: number;
+}
+
+/** One request, as an operation gets it. */
+export interface RouteCall {
+  request: Request;
+  /** The path segment the route captured, as sent (a connection ID or a provider name), or '' for none. */
+  segment: string;
+  user: ConnectUser;
+  /** Whether the browser went away. */
+  aborted: () => boolean;
+}
+
+export type Operation = (context: HandlerContext, call: RouteCall) => Promise<Answer>;
+
+/** The URL answer, if the platform's URL may reach the browser. */
+function urlAnswer(context: HandlerContext, raw: string, operation: string): Answer {
+  const url = isUsableUrl(raw, context.platformIsLoopback);
+  if (!url) {
+    const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? 'none';
+    throw new ServerFault(
+      unusableUrlProblem(),
+      'platform',
+      `platform ${operation} answered an unusable URL (scheme ${scheme}:)`,
+      undefined,
+    );
+  }
+  return jsonAnswer({ url: url.href, messageOrigin: context.messageOrigin } satisfies ConnectUrlAnswer);
+}
+
+/**
+ * The browser's JSON body. A body stream that fails (Node's `Error: aborted`, ECONNRESET: the browser went away
+ * mid-body) is the browser's doing: 499, never reported as a server failure.
+ */
+async function readBody(context: HandlerContext, { request, aborted }: RouteCall): Promise<unknown> {
+  try {
+    return await readJsonBody(request, context.bodyLimit, { deadlineMs: BODY_DEADLINE_MS });
+  } catch (error) {
+    if (error instanceof HttpProblem || !(aborted() || isClientGone(error))) throw error;
+    throw clientClosed('the request body was cut off');
+  }
+}
+
+export const oauthConnect: Operation = async (context, call) => {
+  const fields = parseConnectBody(await readBody(context, call), context.providers);
+  return urlAnswer(context, await context.platform.oauthConnect(call.user, fields), 'oauth-connect');
+};
+
+export const oauthUpdate: Operation = async (context, { segment, user, aborted }) => {
+  const connectionId = decodeConnectionId(segment);
+  await context.platform.ownConnection(user, connectionId, aborted);
+  return urlAnswer(context, await context.platform.oauthUpdate(connectionId), 'oauth-update');
+};
+
+export const getConnection: Operation = async (context, { segment, user, aborted }) => {
+  const connection = await context.platform.ownConnection(user, decodeConnectionId(segment), aborted);
+  return jsonAnswer(toBrowserConnection(connection));
+};
+
+export const deleteConnection: Operation = async (context, { segment, user, aborted }) => {
+  const connectionId = decodeConnectionId(segment);
+  await context.platform.ownConnection(user, connectionId, aborted);
+  await context.platform.deleteConnection(connectionId);
+  return { status: 204, headers: { 'cache-control': 'no-store' }, body: null };
+};
+
+export const listConnections: Operation = async (context, { request, user }) => {
+  const { providers } = context;
+  const query = new URL(request.url).searchParams;
+  const provider = parseProviderQuery(query.get('provider'), providers);
+  const own = parseOwnQuery(query.getAll('own'));
+  const answer = await context.platform.listConnections(user, { own, ...(provider ? { provider } : {}) });
+  // The platform filtered by group (and consumer) already; checked again so a platform that ignores the filter
+  // leaks nothing. Without a provider asked, only the allow-listed providers' connections are listed.
+  const listed = answer
+    .filter(
+      (c) =>
+        groupRefOf(c) === user.groupRef &&
+        (!own || consumerRefOf(c) === user.consumerRef) &&
+        (provider ? (c as Connection).provider === provider : !providers || providers.has((c as Connection).provider)),
+    )
+    .map(toBrowserConnection);
+  listed.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
+  return jsonAnswer(listed);
+};
+
+export const getProvider: Operation = async (context, { segment }) => {
+  const name = decodeProviderName(segment);
+  // Outside the allow-list is answered like an unknown provider, and the platform is not asked.
+  if (context.providers && !context.providers.has(name)) throw notFound('no such provider');
+  return jsonAnswer(await context.platform.providerInfo(name));
+};

@@ -1,0 +1,164 @@
+// The handler's calls to the platform, one per platform operation it uses:
+// each asks the platform client and turns its failures into the browser's
+// problems (a 404 that can only mean wrong options into `misconfigured`).
+import { createPlatformClient, type PlatformClient } from '../api/client.js';
+import { ProblemError } from '../api/errors.js';
+import type { BrowserProvider } from '../shared/provider.js';
+import type { Connection } from '../shared/types.js';
+import { groupRefOf } from './connection.js';
+import type { ConnectFields } from './input.js';
+import type { ConnectHandlerOptions, ConnectUser, ResolvedOptions } from './options.js';
+import { misconfiguredProblem, notFound, ServerFault } from './problems.js';
+import { toBrowserProvider } from './provider.js';
+import { createProviderCache } from './provider-cache.js';
+import type { Scrubber } from './scrub.js';
+import { invalidAnswer, platformFault } from './upstream.js';
+
+export interface Platform {
+  /** The caller's group's connection; any other is answered 404 exactly like a missing one. */
+  ownConnection(user: ConnectUser, connectionId: string, aborted: () => boolean): Promise<Connection>;
+  deleteConnection(connectionId: string): Promise<void>;
+  /** The group's connections (the consumer's own only, when `own`), as the platform answers them. */
+  listConnections(user: ConnectUser, filter: { own: boolean; provider?: string }): Promise<unknown[]>;
+  oauthConnect(user: ConnectUser, fields: ConnectFields): Promise<string>;
+  oauthUpdate(connectionId: string): Promise<string>;
+  /** A provider's info as the browser gets it, from the handler's memory when it can. */
+  providerInfo(name: string): Promise<BrowserProvider>;
+}
+
+/** After a 404 for a connection, a known project is checked again only this long after it was last seen. */
+const PROJECT_SEEN_MS = 5 * 60 * 1000;
+
+// Internal: the request's signal is not handed to the platform client. Node 20's AbortSignal.any, which the client
+// would combine it with its time-out through, costs more per request than the rest of the handler (npm run bench);
+// a browser that goes away lets the platform call finish (timeoutMs at most), and nothing after it runs.
+function stillWanted(aborted: () => boolean): void {
+  if (aborted()) throw new DOMException('the browser went away', 'AbortError');
+}
+
+export function createPlatform(
+  config: ResolvedOptions,
+  scrub: Scrubber,
+  fetch: ConnectHandlerOptions['fetch'],
+): Platform {
+  const { project } = config;
+  const client: PlatformClient = createPlatformClient({
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    timeoutMs: config.timeoutMs,
+    retry: config.retry,
+    ...(fetch ? { fetch } : {}),
+  });
+  const isNotFound = (error: unknown) => error instanceof ProblemError && error.status === 404;
+
+  function misconfigured(operation: string, error: unknown): ServerFault {
+    return new ServerFault(
+      misconfiguredProblem(),
+      'misconfigured',
+      `the platform answered 404 to ${operation} for project ${JSON.stringify(project)} at ${config.baseUrl}: check baseUrl and project`,
+      error,
+    );
+  }
+
+  let projectSeenAt = -Infinity;
+  /**
+   * After a 404 for a connection: whether the platform knows the project (checked with a list of the caller's own
+   * connections, remembered for PROJECT_SEEN_MS). Only a 404 to that list says no; any other failure is not a verdict.
+   */
+  async function projectKnown(user: ConnectUser): Promise<boolean> {
+    if (Date.now() - projectSeenAt < PROJECT_SEEN_MS) return true;
+    try {
+      await client.listConnections({
+        projectIdOrName: project,
+        groupRef: user.groupRef,
+        consumerRef: user.consumerRef,
+      });
+    } catch (error) {
+      return !isNotFound(error);
+    }
+    projectSeenAt = Date.now();
+    return true;
+  }
+
+  async function fetchProvider(name: string): Promise<BrowserProvider> {
+    let info: unknown;
+    try {
+      info = await client.getProvider({ provider: name });
+    } catch (error) {
+      if (isNotFound(error)) throw notFound('no such provider');
+      throw platformFault(error, 'get-provider', { scrub });
+    }
+    if (typeof info !== 'object' || info === null || Array.isArray(info))
+      throw invalidAnswer('get-provider', 'an object', scrub);
+    return toBrowserProvider(info, name, config.platformIsLoopback);
+  }
+
+  return {
+    async ownConnection(user, connectionId, aborted) {
+      let connection: Connection;
+      try {
+        connection = await client.getConnection({ projectIdOrName: project, connectionId });
+      } catch (error) {
+        if (isNotFound(error) && !(await projectKnown(user))) throw misconfigured('get-connection', error);
+        throw platformFault(error, 'get-connection', { scrub });
+      }
+      stillWanted(aborted);
+      // Another group's connection, or one with no group at all, is answered exactly like a missing one.
+      if (groupRefOf(connection) !== user.groupRef) throw notFound('no such connection');
+      return connection;
+    },
+
+    async deleteConnection(connectionId) {
+      try {
+        await client.deleteConnection({ projectIdOrName: project, connectionId });
+      } catch (error) {
+        throw platformFault(error, 'delete-connection', { scrub });
+      }
+    },
+
+    async listConnections(user, { own, provider }) {
+      let answer: unknown;
+      try {
+        answer = await client.listConnections({
+          projectIdOrName: project,
+          groupRef: user.groupRef,
+          ...(own ? { consumerRef: user.consumerRef } : {}),
+          ...(provider ? { provider } : {}),
+        });
+      } catch (error) {
+        // The list names no connection: its 404 can only mean a wrong baseUrl or project.
+        if (isNotFound(error)) throw misconfigured('list-connections', error);
+        throw platformFault(error, 'list-connections', { scrub });
+      }
+      if (!Array.isArray(answer)) throw invalidAnswer('list-connections', 'an array', scrub);
+      return answer;
+    },
+
+    async oauthConnect(user, fields) {
+      try {
+        return await client.oauthConnect({
+          projectId: project,
+          ...fields,
+          groupRef: user.groupRef,
+          consumerRef: user.consumerRef,
+          ...(user.groupName ? { groupName: user.groupName } : {}),
+          ...(user.consumerName ? { consumerName: user.consumerName } : {}),
+        });
+      } catch (error) {
+        // oauth-connect names no connection: its 404 can only mean a wrong baseUrl or project.
+        if (isNotFound(error)) throw misconfigured('oauth-connect', error);
+        throw platformFault(error, 'oauth-connect', { scrub, input: fields as unknown as Record<string, unknown> });
+      }
+    },
+
+    async oauthUpdate(connectionId) {
+      try {
+        return await client.oauthUpdate({ projectIdOrName: project, connectionId });
+      } catch (error) {
+        throw platformFault(error, 'oauth-update', { scrub });
+      }
+    },
+
+    providerInfo: createProviderCache(fetchProvider),
+  };
+}

@@ -1,0 +1,72 @@
+// The handler's own problem types, and the problems that are the server's
+// fault (ServerFault): the browser gets the problem, onError the rest.
+import { HttpProblem } from '../http/problem.js';
+import { VALIDATION_PROBLEM_TYPE } from '../shared/problem.js';
+import type { ConnectHandlerErrorInfo } from './options.js';
+
+export const HANDLER_PROBLEM_TYPES = {
+  upstream: 'urn:connect-provider:problem:upstream',
+  upstreamTimeout: 'urn:connect-provider:problem:upstream-timeout',
+  /** The platform answered a URL the browser must not be sent to (not https, or http off loopback). */
+  unusableUrl: 'urn:connect-provider:problem:unusable-url',
+  /** The platform does not know the configured project, or baseUrl does not point at its API. */
+  misconfigured: 'urn:connect-provider:problem:misconfigured',
+  validation: VALIDATION_PROBLEM_TYPE,
+  forbiddenOrigin: 'urn:connect-provider:problem:forbidden-origin',
+  badHost: 'urn:connect-provider:problem:bad-host',
+  providerNotAllowed: 'urn:connect-provider:problem:provider-not-allowed',
+} as const;
+
+/** A failure that is the server's: the browser gets `problem`, onError gets the rest. */
+export class ServerFault extends HttpProblem {
+  constructor(
+    problem: HttpProblem,
+    readonly kind: ConnectHandlerErrorInfo['kind'],
+    readonly logMessage: string,
+    readonly error: unknown,
+  ) {
+    super(problem.init, problem.headers);
+  }
+}
+
+/** The first line of a text, at most `max` characters, for a one-line log message. */
+export function firstLine(text: string, max = 240): string {
+  const line = text.split('\n')[0].trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** What was thrown, for the log: `Name: first line of the message`, or its type. */
+export function describeThrown(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
+}
+
+export function notFound(detail: string): HttpProblem {
+  return new HttpProblem({ status: 404, detail });
+}
+
+/** The browser went away (before or while its request was served): 499. */
+export function clientClosed(detail: string): HttpProblem {
+  return new HttpProblem({ status: 499, title: 'Client Closed Request', detail });
+}
+
+/** A 502 that tells the app's developer the handler's options point at the wrong place. */
+export function misconfiguredProblem(): HttpProblem {
+  return new HttpProblem({
+    status: 502,
+    type: HANDLER_PROBLEM_TYPES.misconfigured,
+    title: 'Bad Gateway',
+    detail: 'the platform does not know this project: check baseUrl and project in the connect handler options',
+    retryable: false,
+  });
+}
+
+export function unusableUrlProblem(): HttpProblem {
+  return new HttpProblem({
+    status: 502,
+    type: HANDLER_PROBLEM_TYPES.unusableUrl,
+    title: 'Bad Gateway',
+    detail:
+      'the platform answered an unusable URL (only https, or http on a loopback platform, is sent to the browser)',
+    retryable: false,
+  });
+}

@@ -1,0 +1,77 @@
+// Every route the connect handler serves (DESIGN.md section 3), in one table.
+// A path is matched by its end, so the handler serves under any prefix; the
+// first pattern that matches names the resource, and the request's method
+// picks its operation among that resource's routes (405 for another method).
+import { HttpProblem } from '../http/problem.js';
+import {
+  deleteConnection,
+  getConnection,
+  getProvider,
+  listConnections,
+  oauthConnect,
+  oauthUpdate,
+  type Operation,
+} from './operations.js';
+import { notFound } from './problems.js';
+
+export interface Route {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Matches the end of the path; its one group, if any, is the operation's `segment`. */
+  path: RegExp;
+  operation: Operation;
+  /** Served only when this option is on. */
+  option?: 'allowDisconnect';
+}
+
+const OAUTH_CONNECT = /\/oauth-connect\/?$/;
+const OAUTH_UPDATE = /\/connections\/([^/]+):oauth-update\/?$/;
+const CONNECTION = /\/connections\/([^/]+)\/?$/;
+const CONNECTIONS = /\/connections\/?$/;
+const PROVIDER = /\/providers\/([^/]+)\/?$/;
+
+export const ROUTES: readonly Route[] = [
+  // POST {endpoint}/oauth-connect: a consent URL for a new connection of the caller
+  { method: 'POST', path: OAUTH_CONNECT, operation: oauthConnect },
+  // PATCH {endpoint}/connections/{id}:oauth-update: a consent URL to re-authorize a connection of the caller's group
+  { method: 'PATCH', path: OAUTH_UPDATE, operation: oauthUpdate },
+  // GET {endpoint}/connections/{id}: one of the caller's group's connections
+  { method: 'GET', path: CONNECTION, operation: getConnection },
+  // DELETE {endpoint}/connections/{id}: disconnects it (only with allowDisconnect)
+  { method: 'DELETE', path: CONNECTION, operation: deleteConnection, option: 'allowDisconnect' },
+  // GET {endpoint}/connections?provider=&own=true (both optional): the caller's group's connections, newest first
+  { method: 'GET', path: CONNECTIONS, operation: listConnections },
+  // GET {endpoint}/providers/{name}: what the element shows of a provider
+  { method: 'GET', path: PROVIDER, operation: getProvider },
+];
+
+/** The routes a handler serves with these options. */
+export function enabledRoutes(options: { allowDisconnect: boolean }): readonly Route[] {
+  return ROUTES.filter((route) => route.option === undefined || options[route.option]);
+}
+
+/** The route of a request, with the path segment it captured; a 404 or 405 problem when there is none. */
+export function findRoute(
+  routes: readonly Route[],
+  method: string,
+  pathname: string,
+): { route: Route; segment: string } {
+  let resource: RegExp | undefined;
+  let segment = '';
+  for (const route of routes) {
+    const match = route.path.exec(pathname);
+    if (match) {
+      resource = route.path;
+      segment = match[1] ?? '';
+      break;
+    }
+  }
+  if (!resource) throw notFound('no such connect route');
+  const candidates = routes.filter((route) => route.path === resource);
+  const route = candidates.find((candidate) => candidate.method === method);
+  if (route) return { route, segment };
+  const allow = candidates.map((candidate) => candidate.method).join(', ');
+  throw new HttpProblem(
+    { status: 405, detail: `${method.slice(0, 20)} is not allowed here; allowed: ${allow}` },
+    { allow },
+  );
+}
