@@ -294,16 +294,6 @@ describe('the emulator data file, as readers and restarts see it', () => {
     });
   });
 
-  it('removes the temporary files of a writer killed mid-write when it starts, and nothing else', async () => {
-    const sub = mkdtempSync(join(dir, 'stray-'));
-    const file = join(sub, 'state.json');
-    writeFileSync(join(sub, 'state.json.4242.0badc0de.tmp'), '{"version": 1, "orgs": [');
-    writeFileSync(join(sub, 'notes.txt'), 'mine');
-    await withEmulator({ dataFile: file }, async (_e) => {
-      assert.deepEqual(readdirSync(sub).sort(), ['notes.txt', 'state.json']);
-    });
-  });
-
   it('restarts from what a crafted request made it write', async () => {
     const file = join(dir, 'crafted.json');
     const metadata = {
