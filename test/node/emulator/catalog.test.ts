@@ -1,75 +1,19 @@
-// Rules of the emulator's provider catalog, seed data and popup pages that StrykerJS showed no test held
-// (npm run mutate -- emulator.server; src/emulator/{providers,seed,pages}.ts). None compares a constant with
-// itself: the expectations come from the documentation (docs/emulator.md's "Seed data" list names the catalog
-// and the seed's values),
-// from the spec (openapi.yaml: ProviderInfo, "a webhook uses url and headers", names default to refs) and from
-// standards (absolute https URLs, RFC 6749's scope-token syntax), or from two surfaces a user sees agreeing (the
-// scopes of a provider app, of its consent page and of the connection it grants). The pages are checked as a
-// browser reads them: text after entity decoding, the CSP header against the nonces, nothing outside <main>.
+// The provider catalog and seed data are what the documentation lists, with URLs, scopes and records a real
+// provider would have.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { documentation } from './helpers/readme.js';
 import { parse } from 'yaml';
-import { createEmulator, PROVIDERS, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
-import { callbackPage, type CompletionMessage } from '../../src/emulator/pages.js';
-import { allow, callbackOf, messageOf } from './helpers/consent.js';
-import { contractFetch, type ContractFetch } from './helpers/contract.js';
+import { createEmulator, PROVIDERS, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
+import { allow } from '../helpers/consent.js';
+import { contractFetch, type ContractFetch } from '../helpers/contract.js';
+import { KEY } from '../helpers/emulator.js';
+import { element, row } from '../helpers/pages.js';
+import { APP_NAME, documented, ORG, PROJECT_ID, PROJECT_NAME, README_PROVIDERS } from '../helpers/seed-docs.js';
 
-const KEY = { 'x-api-key': 'dev-api-key' };
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const WORKSPACE = '{{.workspace}}';
-
-/** README.md and docs/*.md, one after the other: the "Seed data" list is in one of them. */
-const readme = [...documentation().values()].join('\n');
-const spec = parse(readFileSync(new URL('../../src/api/openapi.yaml', import.meta.url), 'utf8'));
-
-/** The README's "Seed data" list, on one line. */
-const seedSection = (() => {
-  const start = readme.indexOf('**Seed data**');
-  const end = readme.indexOf('**Operations beyond the seed.**', start);
-  assert.ok(start >= 0 && end > start, 'the documentation has its "Seed data" list');
-  return readme.slice(start, end).replace(/\s+/g, ' ');
-})();
-
-/** The captures of what the README's seed list documents; fails when the README no longer says it. */
-function documented(pattern: RegExp): string[] {
-  const match = pattern.exec(seedSection);
-  assert.ok(match, `the README's seed list says ${pattern}`);
-  return match.slice(1);
-}
-
-/** The org and project the README names: the project's app name is what its consent pages name. */
-const [ORG, PROJECT_ID, PROJECT_NAME, APP_NAME] = documented(
-  /org `(\w+)`; project `(\w+)`, name `(\w+)`, app name `([^`]+)`;/,
-);
-
-/** The provider names the README lists as the catalog. */
-const README_PROVIDERS = documented(
-  /provider apps `app_<provider>` for each provider of the catalog: ([a-z, ]+)\. Any other provider is a 400\./,
-)[0].split(', ');
-
-/** The text a browser shows for an HTML fragment: tags dropped, character references decoded. */
-function shown(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
-    .replace(/&amp;/g, '&');
-}
-
-/** The shown text of the first element `tag` (e.g. 'h1', 'title') of a page. */
-function element(html: string, tag: string): string {
-  const match = new RegExp(`<${tag}(?: [^>]*)?>([\\s\\S]*?)</${tag}>`).exec(html);
-  assert.ok(match, `the page has a <${tag}>`);
-  return shown(match[1]);
-}
-
-/** The shown value of a row of the consent page's list, by its label. */
-function row(html: string, label: string): string {
-  const match = new RegExp(`<dt>${label}</dt><dd>([\\s\\S]*?)</dd>`).exec(html);
-  assert.ok(match, `the consent page has a ${label} row`);
-  return shown(match[1]);
-}
+const spec = parse(readFileSync(new URL('../../../src/api/openapi.yaml', import.meta.url), 'utf8'));
 
 /** The names a provider's URLs may hold as `{{.name}}`: the workspace, and the inputs of its metadata. */
 function placeholdersOf(provider: { metadata?: { input?: Array<{ name: string }> } }): string[] {
@@ -90,15 +34,7 @@ function assertHttpsUrl(value: unknown, why: string, placeholders = [WORKSPACE])
 // RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-/** The CSP nonces of a page's answer, by directive. */
-function cspNonce(response: Response, directive: string): string {
-  const csp = response.headers.get('content-security-policy') ?? '';
-  const match = new RegExp(`${directive} 'nonce-([^']+)'`).exec(csp);
-  assert.ok(match, `the CSP allows ${directive} by nonce: ${csp}`);
-  return match[1];
-}
-
-describe('the emulator catalog, seed data and pages held by mutation testing', () => {
+describe('emulator catalog and seed data', () => {
   let emulator: Emulator;
   let info: ListenInfo;
   let contract: ContractFetch;
@@ -388,71 +324,6 @@ describe('the emulator catalog, seed data and pages held by mutation testing', (
       assert.equal(row(page, 'Group'), `${groupName} (${groupRef})`);
       assert.equal(row(page, 'User'), `${connection.consumer.consumerName} (${consumerRef})`);
       assert.deepEqual(row(page, 'Scopes').split(/,\s*/), connection.oauth2AuthorizationCode.scopes);
-    });
-  });
-
-  describe('pages.ts: what the popup shows', () => {
-    it('shows the consent page as text, styled only by its own nonce, with no script and nothing outside <main>', async () => {
-      const groupName = `<b>"Tom" & 'Jerry'</b>`;
-      const url: string = await json('/oauth-connect', {
-        body: { projectId: 'demo', provider: 'slack', groupRef: 'pages', groupName, consumerRef: 'c' },
-      });
-      const response = await fetch(url);
-      const page = await response.text();
-      assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
-      assert.equal(row(page, 'Group'), `${groupName} (pages)`, 'the name shows as typed');
-      assert.ok(!page.includes('<b>'), 'and is not markup');
-      const slack = await json('/providers/slack');
-      assert.equal(element(page, 'title'), `${slack.displayName}: authorize ${APP_NAME}`);
-      const csp = response.headers.get('content-security-policy')!;
-      assert.match(csp, /default-src 'none'/);
-      assert.match(csp, /frame-ancestors 'none'/);
-      const style = /<style nonce="([^"]+)">([\s\S]*?)<\/style>/.exec(page);
-      assert.ok(style, 'the page has its stylesheet');
-      assert.equal(style[1], cspNonce(response, 'style-src'), 'which the CSP lets apply');
-      assert.match(style[2], /\bmain\s*\{[^}]+\}/, 'and which lays the page out');
-      assert.ok(!page.includes('<script'), 'the consent page runs no script');
-      assert.match(page, /<\/main>\s*<\/body>/, 'nothing shows outside <main>');
-    });
-
-    it('tells the user on the callback page whether the authorization succeeded, and runs only its own script', async () => {
-      const pages: Record<string, { response: Response; page: string; message: CompletionMessage }> = {};
-      for (const decision of ['allow', 'deny']) {
-        const url: string = await json('/oauth-connect', {
-          body: { projectId: 'demo', provider: 'notion', groupRef: `callback-${decision}`, consumerRef: 'c' },
-        });
-        const response = await callbackOf(url, decision);
-        const page = await response.text();
-        pages[decision] = { response, page, message: messageOf(page) };
-      }
-      const ok = pages.allow;
-      assert.equal(ok.message.eventType, 'AUTHORIZATION_SUCCEEDED');
-      for (const tag of ['title', 'h1', 'p']) {
-        assert.match(element(ok.page, tag), /\w/, `success ${tag}`);
-        assert.doesNotMatch(element(ok.page, tag), /fail|denied|error/i, `success ${tag}`);
-      }
-      const failed = pages.deny;
-      assert.equal(failed.message.eventType, 'AUTHORIZATION_FAILED');
-      assert.match(element(failed.page, 'title'), /failed/i);
-      assert.match(element(failed.page, 'h1'), /failed/i);
-      assert.equal(element(failed.page, 'p'), (failed.message.data as { error: string }).error, 'it says why');
-      assert.notEqual(element(ok.page, 'h1'), element(failed.page, 'h1'));
-      for (const { response, page } of [ok, failed]) {
-        const script = /<script nonce="([^"]+)">/.exec(page);
-        assert.ok(script);
-        assert.equal(script[1], cspNonce(response, 'script-src'));
-      }
-    });
-
-    // Only the module's own function reaches this: every message the emulator sends has plain text.
-    it('puts the completion message into the callback script so no text in it can end the script', async () => {
-      const error = `</script><script>alert("x")</script> <!-- & -->`;
-      const message: CompletionMessage = { eventType: 'AUTHORIZATION_FAILED', data: { error } };
-      const page = await callbackPage(message).text();
-      const script = /<script nonce="[^"]+">([\s\S]*?)<\/script>/.exec(page)![1];
-      assert.doesNotMatch(script, /[<>&]/);
-      assert.deepEqual(messageOf(page), message, 'the opener receives the message unchanged');
-      assert.equal(element(page, 'p'), error, 'and the page shows it as text');
     });
   });
 

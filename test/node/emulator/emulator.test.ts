@@ -1,15 +1,12 @@
+// The emulator end to end as the API client uses it: seed data, credentials, validation, the consent flow and every
+// operation of openapi.yaml, each answer checked against openapi.yaml.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPlatformClient, ProblemError, type PlatformClient } from '../../src/api/index.js';
-import { createEmulator, PROVIDERS, type Emulator } from '../../src/emulator/index.js';
-import { loadContract } from '../../src/emulator/openapi.js';
-import { contractFetch, type ContractFetch } from './helpers/contract.js';
-
-/** A clock the tests move by hand, so verification needs no waiting. */
-function manualClock(start = Date.parse('2026-06-01T12:00:00Z')) {
-  let t = start;
-  return { now: () => new Date(t), advance: (ms: number) => (t += ms) };
-}
+import { createPlatformClient, ProblemError, type PlatformClient } from '../../../src/api/index.js';
+import { createEmulator, PROVIDERS, type Emulator } from '../../../src/emulator/index.js';
+import { loadContract } from '../../../src/emulator/openapi.js';
+import { contractFetch, type ContractFetch } from '../helpers/contract.js';
+import { manualClock } from '../helpers/emulator.js';
 
 async function problemOf(promise: Promise<unknown>): Promise<ProblemError> {
   const error = await promise.then(
@@ -52,7 +49,7 @@ describe('emulator', () => {
 
   before(async () => {
     // Open to any origin, as a browser SDK on a public origin needs (the default key alone answers loopback origins
-    // only: emulator-cors-loopback.test.ts); the CORS tests below call from http://app.example:3000.
+    // only: cors.test.ts).
     emulator = createEmulator({ verifyDelay: 1500, now: clock.now, corsOrigins: '*' });
     const info = await emulator.listen();
     base = info.baseUrl;
@@ -617,81 +614,6 @@ describe('emulator', () => {
       assert.ok(
         !(await client.listConnections({ projectIdOrName: 'demo', groupRef: 'deleter' })).some((c) => c.id === id),
       );
-    });
-  });
-
-  describe('CORS (opened to any origin)', () => {
-    const origin = 'http://app.example:3000';
-
-    it('answers a preflight with the method and headers asked for', async () => {
-      const response = await fetch(`${base}/projects/demo/connections/conn_demo`, {
-        method: 'OPTIONS',
-        headers: {
-          origin,
-          'access-control-request-method': 'DELETE',
-          'access-control-request-headers':
-            'X-Api-Key, Content-Type, X-Amp-Client, X-Amp-Client-Version, Authorization',
-        },
-      });
-      assert.equal(response.status, 204);
-      assert.equal(response.headers.get('access-control-allow-origin'), '*');
-      assert.equal(response.headers.get('access-control-allow-methods'), 'DELETE');
-      assert.equal(
-        response.headers.get('access-control-allow-headers'),
-        'x-api-key, content-type, x-amp-client, x-amp-client-version, authorization',
-      );
-      assert.ok(Number(response.headers.get('access-control-max-age')) > 0);
-    });
-
-    it('answers preflights on the search host and the consent routes too', async () => {
-      for (const url of [
-        `${search}/projects/demo/integrations/int_demo?groupRef=acme`,
-        `${new URL(base).origin}/consent/x`,
-      ]) {
-        const response = await fetch(url, {
-          method: 'OPTIONS',
-          headers: { origin, 'access-control-request-method': 'POST' },
-        });
-        assert.equal(response.status, 204, url);
-        assert.equal(response.headers.get('access-control-allow-origin'), '*', url);
-      }
-    });
-
-    it('allows any origin on answers and on problems, and exposes x-request-id', async () => {
-      const ok = await fetch(`${base}/projects/demo`, { headers: { origin, 'x-api-key': 'dev-api-key' } });
-      const problem = await fetch(`${base}/projects/demo`, { headers: { origin } });
-      assert.equal(ok.status, 200);
-      assert.equal(problem.status, 401);
-      for (const response of [ok, problem]) {
-        assert.equal(response.headers.get('access-control-allow-origin'), '*');
-        assert.match(response.headers.get('access-control-expose-headers')!, /x-request-id/);
-      }
-    });
-
-    it('allows only the listed origins when restricted', async () => {
-      const restricted = createEmulator({ corsOrigins: ['http://allowed.example'] });
-      const info = await restricted.listen();
-      try {
-        const preflight = (from: string) =>
-          fetch(`${info.baseUrl}/projects/demo`, {
-            method: 'OPTIONS',
-            headers: { origin: from, 'access-control-request-method': 'GET' },
-          });
-        const allowed = await preflight('http://allowed.example');
-        assert.equal(allowed.status, 204);
-        assert.equal(allowed.headers.get('access-control-allow-origin'), 'http://allowed.example');
-        assert.match(allowed.headers.get('vary')!, /Origin/);
-        const refused = await preflight('http://other.example');
-        assert.equal(refused.status, 403);
-        assert.equal(refused.headers.get('access-control-allow-origin'), null);
-        const answer = await fetch(`${info.baseUrl}/projects/demo`, {
-          headers: { origin: 'http://other.example', 'x-api-key': 'dev-api-key' },
-        });
-        assert.equal(answer.headers.get('access-control-allow-origin'), null);
-      } finally {
-        await restricted.close();
-      }
-      assert.throws(() => createEmulator({ corsOrigins: ['http://x.example/path'] }), /not an origin/);
     });
   });
 

@@ -1,14 +1,12 @@
-// The provider by name, and what it needs before the popup (DESIGN.md section 5): each catalog provider has its
-// brand's own display name and icons the emulator serves itself; Zendesk needs a workspace and NetSuite an account
-// ID, and oauth-connect without them is a 400 whose one issue names the missing field; the consent page shows the
-// workspace and metadata it was given.
+// Each provider of the catalog: its brand's name, the icons the emulator serves itself, and the inputs it needs before
+// the popup (a Zendesk workspace, a NetSuite account ID), shown on its consent page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEmulator, ownsPath, PROVIDERS, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
-import { allow } from './helpers/consent.js';
-import { contractFetch, type ContractFetch } from './helpers/contract.js';
-
-const KEY = { 'x-api-key': 'dev-api-key' };
+import { createEmulator, ownsPath, PROVIDERS, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
+import { allow } from '../helpers/consent.js';
+import { contractFetch, type ContractFetch } from '../helpers/contract.js';
+import { KEY } from '../helpers/emulator.js';
+import { shown } from '../helpers/pages.js';
 
 /** The brands' own spellings (their sites and logos), not the catalog names capitalized. */
 const BRAND_NAMES: Record<string, string> = {
@@ -28,14 +26,6 @@ const BRAND_NAMES: Record<string, string> = {
   zoho: 'Zoho CRM',
   netsuite: 'NetSuite',
 };
-
-/** The text a browser shows for an HTML fragment: tags dropped, character references decoded. */
-function shown(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, '')
-    .replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code)))
-    .replace(/&amp;/g, '&');
-}
 
 /** The shown text of the consent page's row `label` (its <dt>), or undefined when it has none. */
 function row(html: string, label: string): string | undefined {
@@ -69,7 +59,7 @@ function assertPlainSvg(text: string, why: string): string[] {
   return names;
 }
 
-describe('emulator: provider names, icons and the inputs a provider needs', () => {
+describe('emulator providers: names, icons and the inputs a provider needs', () => {
   let emulator: Emulator;
   let info: ListenInfo;
   let contract: ContractFetch;

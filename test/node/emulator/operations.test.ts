@@ -1,19 +1,19 @@
-// Rules of the emulator's operations that StrykerJS showed no test held (npm run mutate -- emulator.operations):
-// that every lookup, list and delete stays inside the project (and org) it was asked for, that a delete removes
-// exactly what it names, and the exact problem each refusal answers. The emulator starts from the seed data plus a
-// second org and project holding one of everything under other IDs, so an operation that forgets its project shows it.
+// The operations of openapi.yaml: what each answers, that each stays inside the project (and org) asked for, what
+// each refusal or conflict says, token refresh, and lists oldest first.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmulator, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
-import { PROBLEM_TYPES } from '../../src/emulator/consent.js';
-import { PROVIDERS } from '../../src/emulator/providers.js';
-import { seedState } from '../../src/emulator/seed.js';
-import type { EmulatorState } from '../../src/emulator/store.js';
+import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
+import { PROBLEM_TYPES } from '../../../src/emulator/consent.js';
+import { PROVIDERS } from '../../../src/emulator/providers.js';
+import { seedState } from '../../../src/emulator/seed.js';
+import type { EmulatorState } from '../../../src/emulator/store.js';
+import { allow } from '../helpers/consent.js';
+import { KEY } from '../helpers/emulator.js';
 
-const KEY = { 'x-api-key': 'dev-api-key' };
+const START = Date.parse('2026-06-01T12:00:00Z');
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const TIME = '2026-01-20T09:00:00.000Z';
 const TWIN = 'proj_twin';
@@ -88,8 +88,7 @@ function twoProjects(): EmulatorState {
   });
   return state;
 }
-
-describe('emulator operations held by mutation testing (src/emulator/operations.ts)', () => {
+describe('emulator operations, each inside its project', () => {
   let dir: string;
   let emulator: Emulator;
   let info: ListenInfo;
@@ -350,7 +349,7 @@ describe('emulator operations held by mutation testing (src/emulator/operations.
   });
 });
 
-describe('lists are oldest first, whatever order the state holds them in (src/emulator/operations.ts)', () => {
+describe('emulator lists are oldest first, whatever order the state holds them in', () => {
   const EARLY = '2026-01-01T00:00:00.000Z';
   let dir: string;
   let emulator: Emulator;
@@ -403,4 +402,235 @@ describe('lists are oldest first, whatever order the state holds them in (src/em
       assert.ok(listed.length >= 2, 'the seed item after it');
     });
   }
+});
+
+describe('emulator operations over time: token refresh and what each answers', () => {
+  let emulator: Emulator;
+  let info: ListenInfo;
+  let t = START;
+  before(async () => {
+    emulator = createEmulator({ verifyDelay: 1000, now: () => new Date(t) });
+    info = await emulator.listen();
+  });
+  after(() => emulator.close());
+
+  const api = (path: string, init: { method?: string; body?: unknown; search?: boolean } = {}) =>
+    fetch(`${init.search ? info.searchUrl : info.baseUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+
+  async function connect(body: Record<string, unknown>): Promise<string> {
+    const response = await api('/oauth-connect', { body: { projectId: 'demo', consumerRef: 'c', ...body } });
+    assert.equal(response.status, 200, JSON.stringify(body));
+    return response.json();
+  }
+
+  const getConnection = async (id: string, query = '') =>
+    (await api(`/projects/demo/connections/${id}${query}`)).json();
+
+  describe('token refresh', () => {
+    it('refreshes an expired token exactly at its expiry, keeping the refresh token and restarting verification', async () => {
+      const id = await allow(await connect({ provider: 'linear', groupRef: 'refresh' }));
+      t += 1000;
+      const first = await getConnection(id, '?includeRefreshToken=true');
+      assert.equal(first.status, 'working');
+      t = Date.parse(first.oauth2AuthorizationCode.accessToken.expiresAt) - 1;
+      const before = await getConnection(id, '?includeCreds=true&refresh=ifExpired');
+      assert.equal(before.oauth2AuthorizationCode.accessToken.token, first.oauth2AuthorizationCode.accessToken.token);
+      t += 1;
+      const refreshed = await getConnection(id, '?includeRefreshToken=true&refresh=ifExpired');
+      assert.notEqual(
+        refreshed.oauth2AuthorizationCode.accessToken.token,
+        first.oauth2AuthorizationCode.accessToken.token,
+      );
+      assert.equal(
+        refreshed.oauth2AuthorizationCode.refreshToken.token,
+        first.oauth2AuthorizationCode.refreshToken.token,
+      );
+      assert.equal(refreshed.oauth2AuthorizationCode.accessToken.issuedAt, new Date(t).toISOString());
+      assert.equal(
+        refreshed.oauth2AuthorizationCode.accessToken.expiresAt,
+        new Date(t + 60 * 60 * 1000).toISOString(),
+        'an hour',
+      );
+      assert.deepEqual(refreshed.oauth2AuthorizationCode.scopes, ['read']);
+      assert.equal(refreshed.status, 'created');
+      assert.equal(refreshed.updateTime, new Date(t).toISOString());
+      t += 999;
+      assert.equal((await getConnection(id)).status, 'created');
+      t += 1;
+      assert.equal((await getConnection(id)).status, 'working');
+    });
+
+    it('never refreshes a connection whose credentials are bad', async () => {
+      const before = await getConnection('conn_demo', '?includeCreds=true');
+      assert.equal(before.status, 'bad_credentials');
+      const forced = await getConnection('conn_demo', '?includeCreds=true&refresh=force');
+      assert.equal(forced.status, 'bad_credentials');
+      assert.equal(forced.oauth2AuthorizationCode.accessToken.token, 'at_seed_expired');
+      assert.equal(forced.updateTime, before.updateTime);
+    });
+  });
+
+  describe('what the operations answer', () => {
+    it('creates a project: 201, Location, lower-case name, no branding removal, one org only', async () => {
+      const created = await api('/projects', { body: { appName: 'Shape', name: 'Shape-Test', orgId: 'org_demo' } });
+      assert.equal(created.status, 201);
+      const project = await created.json();
+      assert.equal(created.headers.get('location'), `${info.baseUrl}/projects/${project.id}`);
+      assert.match(project.id, /^proj_[0-9a-f]{12}$/);
+      assert.deepEqual(
+        { ...project, id: undefined },
+        {
+          id: undefined,
+          name: 'shape-test',
+          appName: 'Shape',
+          orgId: 'org_demo',
+          createTime: new Date(t).toISOString(),
+          updateTime: new Date(t).toISOString(),
+          entitlements: { brandingRemoval: { value: false } },
+        },
+      );
+      const noOrg = await api('/projects', { body: { appName: 'X', name: 'no-org', orgId: 'org_nope' } });
+      assert.equal(noOrg.status, 404);
+      const taken = await api('/projects', { body: { appName: 'X', name: 'SHAPE-TEST', orgId: 'org_demo' } });
+      assert.equal(taken.status, 409);
+      const problem = await taken.json();
+      assert.equal(problem.type, 'urn:connect-provider:problem:conflict');
+      assert.deepEqual(problem.context, { name: 'shape-test' });
+      const found = await (await api('/projects/SHAPE-TEST')).json();
+      assert.equal(found.id, project.id, 'found by name in any case');
+    });
+
+    it('lists integrations with their revision built from the field mappings', async () => {
+      const [integration] = await (await api('/projects/demo/integrations')).json();
+      assert.deepEqual(integration.latestRevision, {
+        id: 'rev_int_demo_1',
+        specVersion: '1.0.0',
+        createTime: integration.createTime,
+        content: {
+          read: {
+            objects: [
+              { objectName: 'contact', fields: { firstname: 'firstName', lastname: 'lastName', email: 'email' } },
+              { objectName: 'account', fields: { name: 'name', domain: 'website' } },
+            ],
+          },
+        },
+      });
+      assert.equal(integration.fieldMappings, undefined);
+    });
+
+    it('answers search results with lower-cased fields, mapped fields and the raw record', async () => {
+      const response = await api('/projects/demo/integrations/int_demo?groupRef=acme', {
+        search: true,
+        body: { objectName: 'account', fieldFilters: [{ fieldName: 'domain', operator: 'eq', value: 'acme.example' }] },
+      });
+      assert.deepEqual(await response.json(), {
+        result: [
+          {
+            fields: { id: '201', name: 'Acme Corp', domain: 'acme.example' },
+            mappedFields: { name: 'Acme Corp', website: 'acme.example' },
+            raw: { id: '201', name: 'Acme Corp', domain: 'acme.example' },
+          },
+        ],
+      });
+      // The seed's field names are all lower case already: a record as a provider may send it.
+      emulator.state.records.push({
+        integrationId: 'int_demo',
+        groupRef: 'mixed-case',
+        objectName: 'contact',
+        raw: { Email: 'mixed@case.example', firstname: 'Mixed' },
+      });
+      const mixed = await api('/projects/demo/integrations/int_demo?groupRef=mixed-case', {
+        search: true,
+        body: { objectName: 'contact', fieldFilters: [] },
+      });
+      assert.deepEqual((await mixed.json()).result, [
+        {
+          fields: { email: 'mixed@case.example', firstname: 'Mixed' },
+          mappedFields: { firstName: 'Mixed' },
+          raw: { Email: 'mixed@case.example', firstname: 'Mixed' },
+        },
+      ]);
+      const missingField = await api('/projects/demo/integrations/int_demo?groupRef=acme', {
+        search: true,
+        body: { objectName: 'account', fieldFilters: [{ fieldName: 'phone', operator: 'eq', value: '' }] },
+      });
+      assert.equal((await missingField.json()).result.length, 1, 'a field a record lacks equals the empty string');
+      const unknown = await api('/projects/demo/integrations/int_demo?groupRef=acme', {
+        search: true,
+        body: { objectName: 'ticket', fieldFilters: [] },
+      });
+      assert.equal(unknown.status, 400);
+      assert.deepEqual(
+        (await unknown.json()).issues.map((i: { name: string; value: string }) => [i.name, i.value]),
+        [['objectName', 'ticket']],
+      );
+    });
+
+    it('refuses to delete a routed destination or topic with 409 naming the routes in the way', async () => {
+      const destination = await api('/projects/demo/destinations/dest_webhook', { method: 'DELETE' });
+      assert.equal(destination.status, 409);
+      assert.deepEqual((await destination.json()).context, { routeIds: ['tdr_main_webhook'] });
+      const topic = await api('/projects/demo/topics/topic_main', { method: 'DELETE' });
+      assert.equal(topic.status, 409);
+      const problem = await topic.json();
+      assert.equal(problem.type, 'urn:connect-provider:problem:conflict');
+      assert.deepEqual(problem.context, { routeIds: ['tdr_main_webhook', 'ner_connection_created'] });
+    });
+
+    it('creates an event route (201) once per topic and event type, and filters routes by field', async () => {
+      const created = await api('/projects/demo/notification-event-topic-routes', {
+        body: { eventType: 'connection.created', topicId: 'topic_alerts' },
+      });
+      assert.equal(created.status, 201, 'the same event type on another topic is another route');
+      const route = await created.json();
+      assert.match(route.id, /^ner_[0-9a-f]{12}$/);
+      assert.deepEqual(
+        { ...route, id: undefined },
+        {
+          id: undefined,
+          eventType: 'connection.created',
+          topicId: 'topic_alerts',
+          projectId: 'proj_demo',
+          createTime: new Date(t).toISOString(),
+          updateTime: new Date(t).toISOString(),
+        },
+      );
+      const again = await api('/projects/demo/notification-event-topic-routes', {
+        body: { eventType: 'connection.created', topicId: 'topic_alerts' },
+      });
+      assert.equal(again.status, 409);
+      assert.deepEqual((await again.json()).context, { routeId: route.id });
+      const ofAlerts = await (await api('/projects/demo/notification-event-topic-routes?topicId=topic_alerts')).json();
+      assert.deepEqual(
+        ofAlerts.map((r: { id: string }) => r.id),
+        [route.id],
+      );
+      const ofTopic = await (await api('/projects/demo/topic-destination-routes?topicId=topic_alerts')).json();
+      assert.deepEqual(ofTopic, []);
+    });
+
+    it('deletes an integration with its records only', async () => {
+      const fresh = createEmulator();
+      const at = await fresh.listen();
+      try {
+        fresh.state.integrations.push({ ...fresh.state.integrations[0], id: 'int_other' });
+        fresh.state.records.push({ ...fresh.state.records[0], integrationId: 'int_other' });
+        const deleted = await fetch(`${at.baseUrl}/projects/demo/integrations/int_demo`, {
+          method: 'DELETE',
+          headers: KEY,
+        });
+        assert.equal(deleted.status, 204);
+        assert.deepEqual(
+          fresh.state.records.map((r) => r.integrationId),
+          ['int_other'],
+        );
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
 });

@@ -1,3 +1,4 @@
+// The emulator's command line: its flags, its banner, and --data across restarts.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -5,9 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPlatformClient } from '../../src/api/index.js';
+import { createPlatformClient } from '../../../src/api/index.js';
 
-const cli = fileURLToPath(new URL('../../src/emulator/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../../../src/emulator/cli.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
 /** Every child started: a failing test still leaves none running. */
 const children = new Set<ChildProcess>();
@@ -162,5 +163,46 @@ describe('emulator CLI', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^connect-provider-emulator: the data file .+ could not be written \(ENOENT: /);
     assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
+  });
+});
+
+describe('emulator CLI: the CORS line of its banner', () => {
+  /** The banner's lines up to its project line. */
+  function banner(args: string[]): Promise<string[]> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.add(child);
+      const timer = setTimeout(() => reject(new Error('no banner within 15 s')), 15000);
+      let text = '';
+      child.stdout!.on('data', (chunk) => {
+        text += chunk;
+        if (/^project:/m.test(text)) {
+          clearTimeout(timer);
+          child.kill('SIGTERM');
+          resolve(text.split('\n'));
+        }
+      });
+      child.on('exit', () => {
+        clearTimeout(timer);
+        resolve(text.split('\n'));
+      });
+    });
+  }
+
+  it('prints which origins CORS answers', async () => {
+    const [loopback, listed, ownKey] = await Promise.all([
+      banner([]),
+      banner(['--cors-origin', 'https://app.example', '--cors-origin', 'http://localhost:5173']),
+      banner(['--api-key', 'a-key-of-my-own']),
+    ]);
+    const cors = (lines: string[]) => lines.find((l) => l.startsWith('cors origins: '));
+    assert.equal(
+      cors(loopback),
+      'cors origins: loopback only (http(s)://localhost, *.localhost, 127.x.x.x, [::1], any port); --cors-origin opens more',
+    );
+    assert.equal(cors(listed), 'cors origins: https://app.example, http://localhost:5173');
+    assert.equal(cors(ownKey), 'cors origins: any (*)');
   });
 });

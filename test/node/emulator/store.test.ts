@@ -1,15 +1,30 @@
-// Rules of the emulator's data file that StrykerJS showed no test held (npm run mutate -- emulator.operations):
-// which files it refuses and with what words (the file left as it was), which leftover files it deletes at start,
-// that a failed background write leaves no temporary file and says so, and that no write leaks a file descriptor.
+// The data file (--data): which files it refuses and with what words, how it is written (whole, for changes only,
+// every descriptor closed), and what it restarts from.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmulator, EmulatorDataError } from '../../src/emulator/index.js';
-import { seedState } from '../../src/emulator/seed.js';
+import { createEmulator, EmulatorDataError } from '../../../src/emulator/index.js';
+import { LIMITS } from '../../../src/emulator/limits.js';
+import { seedState } from '../../../src/emulator/seed.js';
+import { decide } from '../helpers/consent.js';
+import { connectBody, KEY, nested, post, withEmulator } from '../helpers/emulator.js';
 
-const KEY = { 'x-api-key': 'dev-api-key' };
+const dir = mkdtempSync(join(tmpdir(), 'emulator-store-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** createProject, as a Request the emulator handles in this process (no sockets: they would hold descriptors too). */
 const projectRequest = (name: string) =>
@@ -22,7 +37,7 @@ const projectRequest = (name: string) =>
 /** Open file descriptors of this process, where the system shows them (Linux); undefined elsewhere. */
 const openFds = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').length : undefined);
 
-describe('the emulator data file (src/emulator/store.ts)', () => {
+describe('the emulator data file: what it refuses and how it is written', () => {
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'emulator-state-'));
@@ -170,7 +185,7 @@ describe('the emulator data file (src/emulator/store.ts)', () => {
       mkdirSync(file);
       writeFileSync(join(file, 'occupant'), 'x');
       console.error = (...args: unknown[]) => reported.push(args);
-      // The change is made in memory but not on disk: its answer does not claim it (issue #23: answered means saved).
+      // The change is made in memory but not on disk: its answer does not claim it (answered means saved).
       const unsaved = await createProject('first');
       assert.equal(unsaved.status, 503);
       assert.match((await unsaved.json()).detail, /could not be saved to the data file/);
@@ -203,5 +218,154 @@ describe('the emulator data file (src/emulator/store.ts)', () => {
     }
     await emulator.close();
     assert.equal(openFds(), before, 'after five writes in the background');
+  });
+});
+
+describe('the emulator data file, as readers and restarts see it', () => {
+  /** Reads all of an open file from its start, through that descriptor. */
+  function readThrough(fd: number): string {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(64 * 1024);
+    let position = 0;
+    for (;;) {
+      const n = readSync(fd, buffer, 0, buffer.length, position);
+      if (n === 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
+      position += n;
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  it('of another shape is refused with EmulatorDataError', () => {
+    const file = join(dir, 'other.json');
+    writeFileSync(file, JSON.stringify({ version: 1, orgs: [] }));
+    assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError);
+    writeFileSync(file, JSON.stringify({ hello: 'world' }));
+    assert.throws(() => createEmulator({ dataFile: file }), /not an emulator data file/);
+  });
+
+  it('is replaced whole: a reader that opened it before a write still reads the complete old document', async () => {
+    const file = join(dir, 'atomic.json');
+    await withEmulator({ dataFile: file }, async (e) => {
+      const before = readFileSync(file, 'utf8');
+      const fd = openSync(file, 'r');
+      try {
+        const response = await post(`${e.info.baseUrl}/projects`, {
+          appName: 'Atomic',
+          name: 'atomic',
+          orgId: 'org_demo',
+        });
+        assert.equal(response.status, 201);
+        await e.emulator.flush();
+        assert.equal(readThrough(fd), before, 'the old file was not written over in place');
+      } finally {
+        closeSync(fd);
+      }
+      assert.ok(JSON.parse(readFileSync(file, 'utf8')).projects.some((p: { name: string }) => p.name === 'atomic'));
+    });
+  });
+
+  it('is always whole to a concurrent reader, and leaves no temporary file behind', async () => {
+    const sub = mkdtempSync(join(dir, 'many-'));
+    const file = join(sub, 'state.json');
+    await withEmulator({ dataFile: file }, async (e) => {
+      let reads = 0;
+      const urls: Array<Promise<Response>> = [];
+      for (let i = 0; i < 40; i++) {
+        urls.push(
+          post(
+            `${e.info.baseUrl}/oauth-connect`,
+            connectBody({ groupRef: `many-${i}`, providerMetadata: { pad: 'p'.repeat(LIMITS.metadataBytes - 100) } }),
+          ),
+        );
+        JSON.parse(readFileSync(file, 'utf8'));
+        reads++;
+      }
+      await Promise.all(urls);
+      for (let i = 0; i < 20; i++) {
+        JSON.parse(readFileSync(file, 'utf8'));
+        reads++;
+        await new Promise((r) => setImmediate(r));
+      }
+      await e.emulator.flush();
+      assert.equal(reads, 60);
+      assert.deepEqual(readdirSync(sub), ['state.json']);
+      assert.equal(JSON.parse(readFileSync(file, 'utf8')).consents.length, 40);
+    });
+  });
+
+  it('restarts from what a crafted request made it write', async () => {
+    const file = join(dir, 'crafted.json');
+    const metadata = {
+      constructor: { prototype: { x: 1 } },
+      text: 'lone \ud800 surrogate, \u2028 separators, </script> and "quotes"',
+      deep: nested(LIMITS.metadataDepth - 1),
+      list: Array.from({ length: 100 }, (_, i) => i),
+    };
+    const raw = JSON.stringify(connectBody({ groupRef: 'crafted', providerMetadata: metadata })).replace(
+      '"text"',
+      '"__proto__":{"a":1},"text"',
+    );
+    let id: string;
+    let stored: unknown;
+    {
+      await withEmulator({ dataFile: file }, async (e) => {
+        const response = await fetch(`${e.info.baseUrl}/oauth-connect`, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: raw,
+        });
+        assert.equal(response.status, 200);
+        const url = await response.json();
+        const decided = await decide(url, 'allow');
+        assert.equal(decided.status, 303);
+        id = e.emulator.state.connections.find((c) => c.group.groupRef === 'crafted')!.id;
+        stored = await (await fetch(`${e.info.baseUrl}/projects/demo/connections/${id}`, { headers: KEY })).json();
+      });
+    }
+    await withEmulator({ dataFile: file }, async (e) => {
+      const again = (await (
+        await fetch(`${e.info.baseUrl}/projects/demo/connections/${id}`, { headers: KEY })
+      ).json()) as { providerMetadata: object };
+      assert.deepEqual(again, stored);
+      assert.deepEqual(
+        Object.getOwnPropertyDescriptor(again.providerMetadata, '__proto__')?.value,
+        { a: 1 },
+        'kept as data',
+      );
+    });
+  });
+});
+
+describe('the emulator data file is rewritten for changes only', () => {
+  it('reads leave the file as it is; a change replaces it; reads after it again leave it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emulator-dispatch-'));
+    const file = join(dir, 'state.json');
+    const emulator = createEmulator({ dataFile: file });
+    const call = (path: string, init: RequestInit = {}) =>
+      emulator.handle(new Request(`http://emulator.test/v1${path}`, { ...init, headers: { ...KEY, ...init.headers } }));
+    /** The file's inode: each write renames a new file into place. */
+    const inode = () => statSync(file).ino;
+    try {
+      const start = inode();
+      assert.equal((await call('/projects/demo')).status, 200);
+      await emulator.flush();
+      assert.equal(inode(), start, 'a read does not rewrite the file');
+      const created = await call('/projects', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'written', appName: 'W', orgId: 'org_demo' }),
+      });
+      assert.equal(created.status, 201);
+      await emulator.flush();
+      const written = inode();
+      assert.notEqual(written, start, 'a change rewrites it');
+      assert.equal((await call('/projects/written')).status, 200);
+      await emulator.flush();
+      assert.equal(inode(), written, 'reads after a change do not rewrite it again');
+    } finally {
+      await emulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

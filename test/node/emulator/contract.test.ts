@@ -1,20 +1,14 @@
-// Rules of the emulator's contract (src/emulator/openapi.ts) that StrykerJS showed no test held
-// (npm run mutate -- emulator.server): how a request is matched to an operation of openapi.yaml (no path fits
-// two operations of one method, so no precedence among templates is needed), and how a request that breaks
-// the document's schemas becomes the `issues` of a 400 problem. A client (or a person)
-// reads each issue to know what to fix, so each is checked whole: `type`, `in`, `name` (a field path such as
-// fieldFilters[10].operator), `detail`, and `value` (absent for a missing field). The expected values come
-// from openapi.yaml, read here on its own, never from the emulator's code. Last, validateResponse, which the
-// contract tests (test/node/helpers/contract.ts) run on every answer: it must report what does not conform.
+// The contract (openapi.yaml) as the emulator applies it: a request matched to one operation, a request that breaks
+// the schemas answered with issues a client can act on, and validateResponse reporting what does not conform.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { createEmulator, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
-import { loadContract } from '../../src/emulator/openapi.js';
+import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
+import { loadContract } from '../../../src/emulator/openapi.js';
 
 const KEY = { 'x-api-key': 'dev-api-key' };
-const doc = parse(readFileSync(new URL('../../src/api/openapi.yaml', import.meta.url), 'utf8'));
+const doc = parse(readFileSync(new URL('../../../src/api/openapi.yaml', import.meta.url), 'utf8'));
 const schemas = doc.components.schemas;
 /** The spec's default for an issue's type (RFC 9457's default problem type too). */
 const ISSUE_TYPE: string = schemas.ProblemIssue.properties.type.default;
@@ -33,7 +27,7 @@ async function issuesOf(response: Response): Promise<Issue[]> {
   return issues;
 }
 
-describe('the emulator contract rules held by mutation testing', () => {
+describe('emulator contract', () => {
   let emulator: Emulator;
   let info: ListenInfo;
   before(async () => {

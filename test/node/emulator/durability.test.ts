@@ -1,6 +1,4 @@
-// Durability of the data file (issue #23): an answer that says a write happened means it is on disk (the emulator
-// persists before answering, concurrent changes sharing one write), and one data file serves one emulator at a
-// time (an exclusive lock refuses a second one with a clear message; a lock left by a killed emulator is taken over).
+// Answered means on disk: the emulator saves a change before it answers it, and one data file serves one emulator.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,9 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEmulator, EmulatorDataError } from '../../src/emulator/index.js';
-import { seedState } from '../../src/emulator/seed.js';
-import { lockPathOf, stateWriter } from '../../src/emulator/store.js';
+import { createEmulator, EmulatorDataError } from '../../../src/emulator/index.js';
+import { seedState } from '../../../src/emulator/seed.js';
+import { lockPathOf, stateWriter } from '../../../src/emulator/store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emulator-durability-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -147,7 +145,7 @@ describe('emulator durability: one emulator per data file', () => {
   });
 
   it('makes a second CLI on the same --data exit 2, naming the file', async () => {
-    const cli = fileURLToPath(new URL('../../src/emulator/cli.ts', import.meta.url));
+    const cli = fileURLToPath(new URL('../../../src/emulator/cli.ts', import.meta.url));
     const file = join(dir, 'cli.json');
     const first = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--data', file], {
       stdio: ['ignore', 'pipe', 'pipe'],

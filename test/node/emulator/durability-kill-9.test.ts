@@ -1,10 +1,5 @@
-// --data survives kill -9: the CLI is started on a data file, creates are fired
-// at it concurrently, each create answered 201 is recorded, and the process is
-// killed with SIGKILL while creates are in flight. Restarted on the same file,
-// it must start (the file is never left unreadable, the lock of the killed
-// process is taken over) and answer every acknowledged create. Ten rounds,
-// each checking everything acknowledged in every round before it. The
-// throughput of acknowledged creates is reported as a diagnostic.
+// --data survives kill -9: every create answered 201 is there after the CLI is killed mid-write and restarted, ten
+// times over (the file is never left unreadable, the killed process's lock is taken over).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const cli = fileURLToPath(new URL('../../src/emulator/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../../../src/emulator/cli.ts', import.meta.url));
 const ROUNDS = 10;
 const CONCURRENCY = 8;
 const KEY = 'kill-loop-key';

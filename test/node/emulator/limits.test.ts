@@ -1,0 +1,402 @@
+// Bounds on what a request may send and store (body size, JSON depth, refs, metadata, search filters), and on the
+// problems that refuse it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmulator, LIMITS, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
+import { contractFetch, type ContractFetch } from '../helpers/contract.js';
+import { decide } from '../helpers/consent.js';
+import { connectBody, KEY, nested, post, problemOf, withEmulator } from '../helpers/emulator.js';
+import { streamUntilAnswered } from '../helpers/http-requests.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'emulator-limits-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const JSON_KEY = { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' };
+const MiB = 1024 * 1024;
+
+/** A JSON array text of copies of `item`, `prefix`ed and `suffix`ed, just under `size` bytes. */
+function filled(prefix: string, item: string, suffix: string, size = MiB - 64): string {
+  const count = Math.floor((size - prefix.length - suffix.length) / (item.length + 1));
+  return prefix + Array(count).fill(item).join(',') + suffix;
+}
+
+describe('emulator problems stay small whatever the request', () => {
+  let emulator: Emulator;
+  let info: ListenInfo;
+  let contract: ContractFetch;
+  before(async () => {
+    emulator = createEmulator();
+    info = await emulator.listen();
+    contract = contractFetch();
+  });
+  after(async () => {
+    await emulator.close();
+    assert.deepEqual(contract.violations, []);
+  });
+
+  const search = () => `${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`;
+  const post = (url: string, body: string) => contract.fetch(url, { method: 'POST', headers: JSON_KEY, body });
+
+  it('answers a 1 MiB search of empty filters with a problem under 16 KB, soon', async () => {
+    const body = filled('{"objectName":"contact","fieldFilters":[', '{}', ']}');
+    assert.ok(body.length > MiB - 100);
+    const started = performance.now();
+    const response = await post(search(), body);
+    const text = await response.text();
+    assert.equal(response.status, 400);
+    assert.ok(text.length < 16 * 1024, `${text.length} bytes`);
+    assert.ok(performance.now() - started < 5000, 'it stops early');
+    const problem = JSON.parse(text);
+    assert.ok(problem.issues.length >= 1 && problem.issues.length <= 20);
+    assert.match(problem.issues[0].name, /^fieldFilters\[\d+\]/);
+  });
+
+  it('lists the first 20 issues of a small body and says how many there are', async () => {
+    const body = JSON.stringify({ objectName: 'contact', fieldFilters: Array(30).fill({ operator: 'eq' }) });
+    const response = await post(search(), body);
+    assert.equal(response.status, 400);
+    const problem = await response.json();
+    assert.equal(problem.issues.length, LIMITS.problemIssues);
+    assert.equal(LIMITS.problemIssues, 20);
+    assert.deepEqual(
+      problem.issues.slice(0, 2).map((i: { name: string }) => i.name),
+      ['fieldFilters[0].fieldName', 'fieldFilters[0].value'],
+    );
+    assert.match(problem.detail, /^60 problems, the first 20: /);
+  });
+
+  it('bounds what an issue echoes: long names, long values and whole bodies', async () => {
+    const longKey = 'k'.repeat(200_000);
+    const cases: Array<[string, string, string]> = [
+      ['a long unknown key', search(), `{"objectName":"contact","fieldFilters":[{"${longKey}":1}]}`],
+      ['a long value of the wrong type', `${info.baseUrl}/projects`, JSON.stringify({ name: 'x'.repeat(MiB - 200) })],
+      ['a whole body of the wrong type', `${info.baseUrl}/oauth-connect`, filled('[', '{}', ']')],
+      ['an unknown object name', search(), JSON.stringify({ objectName: 'o'.repeat(MiB - 100), fieldFilters: [] })],
+    ];
+    for (const [why, url, body] of cases) {
+      const response = await post(url, body);
+      const text = await response.text();
+      assert.equal(response.status, 400, why);
+      assert.ok(text.length < 16 * 1024, `${why}: ${text.length} bytes`);
+      const problem = JSON.parse(text);
+      assert.ok(problem.detail.length <= LIMITS.problemDetailChars, why);
+      for (const issue of problem.issues ?? []) {
+        assert.ok(JSON.stringify(issue).length < 2048, `${why}: ${JSON.stringify(issue).slice(0, 300)}`);
+      }
+    }
+  });
+
+  it('answers any request with at most a small multiple of its size (8x, or 16 KB)', async () => {
+    const shapes: Array<[string, string, string]> = [
+      ['filters of numbers', search(), filled('{"objectName":"contact","fieldFilters":[', '1', ']}')],
+      ['filters of nulls', search(), filled('{"objectName":"contact","fieldFilters":[', 'null', ']}')],
+      [
+        'bad operators',
+        search(),
+        filled('{"objectName":"contact","fieldFilters":[', '{"fieldName":"a","operator":"ne","value":"b"}', ']}'),
+      ],
+      ['many unknown keys', search(), `{${Array.from({ length: 50_000 }, (_, i) => `"k${i}":1`).join(',')}}`],
+      ['a project of wrong types', `${info.baseUrl}/projects`, JSON.stringify({ name: 1, appName: [], orgId: {} })],
+      ['a deep body', `${info.baseUrl}/projects`, '['.repeat(30) + ']'.repeat(30)],
+      [
+        'routes of wrong types',
+        `${info.baseUrl}/projects/demo/notification-event-topic-routes`,
+        filled('[', '{"a":1}', ']'),
+      ],
+    ];
+    for (const [why, url, body] of shapes) {
+      const response = await post(url, body);
+      const text = await response.text();
+      assert.ok(text.length <= Math.max(16 * 1024, 8 * body.length), `${why}: ${body.length} -> ${text.length}`);
+    }
+  });
+});
+
+describe('emulator inputs within bounds', () => {
+  describe('bounded inputs', () => {
+    it('refuses providerMetadata nested deeper than the limit, or larger, with a 400 issue', async () => {
+      await withEmulator({}, async (e) => {
+        const ok = await post(
+          `${e.info.baseUrl}/oauth-connect`,
+          connectBody({ providerMetadata: nested(LIMITS.metadataDepth) }),
+        );
+        assert.equal(ok.status, 200);
+        for (const metadata of [nested(LIMITS.metadataDepth + 1), { blob: 'x'.repeat(LIMITS.metadataBytes) }]) {
+          const response = await post(`${e.info.baseUrl}/oauth-connect`, connectBody({ providerMetadata: metadata }));
+          assert.equal(response.status, 400);
+          const problem = await response.json();
+          assert.deepEqual(
+            problem.issues.map((i: { name: string }) => i.name),
+            ['providerMetadata'],
+          );
+        }
+      });
+    });
+
+    it('refuses any JSON body nested thousands deep with a 400, and stores nothing of it', async () => {
+      const file = join(dir, 'deep.json');
+      await withEmulator({ dataFile: file }, async (e) => {
+        const size = statSync(file).size;
+        const deep = '{"x":' + '['.repeat(4100) + ']'.repeat(4100) + '}';
+        const body = JSON.stringify(connectBody()).replace(/^\{/, `{"providerMetadata":${deep},`);
+        const response = await fetch(`${e.info.baseUrl}/oauth-connect`, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body,
+        });
+        assert.equal(response.status, 400);
+        const extra = await fetch(`${e.info.baseUrl}/oauth-connect`, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: JSON.stringify(connectBody()).replace(/^\{/, `{"unrelated":${deep},`),
+        });
+        assert.equal(extra.status, 400, 'also in a property the operation does not store');
+        await e.emulator.flush();
+        assert.equal(statSync(file).size, size);
+      });
+    });
+
+    it('answers 400, not 500, to a search for an object named like a prototype member', async () => {
+      await withEmulator({}, async (e) => {
+        for (const objectName of ['constructor', '__proto__', 'toString']) {
+          const response = await post(`${e.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+            objectName,
+            fieldFilters: [],
+          });
+          assert.equal(response.status, 400, objectName);
+        }
+      });
+    });
+  });
+
+  describe('body limits, enforced while reading', () => {
+    it('answers 413 to an endless consent form before it ends', async () => {
+      await withEmulator({}, async (e) => {
+        const url = await (await post(`${e.info.baseUrl}/oauth-connect`, connectBody())).json();
+        const { status, sent } = await streamUntilAnswered(
+          url,
+          'POST',
+          { 'content-type': 'application/x-www-form-urlencoded' },
+          64 * 1024 * 1024,
+        );
+        assert.equal(status, 413);
+        assert.ok(sent < 64 * 1024 * 1024, `the answer came after ${sent} bytes, before the body ended`);
+        assert.equal((await decide(url, 'allow')).status, 303, 'the session is untouched');
+      });
+    });
+
+    it('answers 413 to an endless JSON body before it ends', async () => {
+      await withEmulator({}, async (e) => {
+        const { status, sent } = await streamUntilAnswered(
+          `${e.info.baseUrl}/oauth-connect`,
+          'POST',
+          { ...KEY, 'content-type': 'application/json' },
+          64 * 1024 * 1024,
+        );
+        assert.equal(status, 413);
+        assert.ok(sent < 64 * 1024 * 1024);
+      });
+    });
+  });
+});
+
+describe('emulator bounds, exactly', () => {
+  let emulator: Emulator;
+  let info: ListenInfo;
+  before(async () => {
+    emulator = createEmulator({ verifyDelay: 0 });
+    info = await emulator.listen();
+  });
+  after(() => emulator.close());
+
+  const api = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    fetch(`${info.baseUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        ...KEY,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+
+  const postTo = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${info.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  describe('bounds on what a request may store', () => {
+    it('takes a JSON body nested exactly as deep as the limit, and refuses one level more', async () => {
+      const ok = await postTo('/oauth-connect', connectBody({ deep: nested(LIMITS.jsonDepth - 1) }));
+      assert.equal(ok.status, 200);
+      const deeper = await postTo('/oauth-connect', connectBody({ deep: nested(LIMITS.jsonDepth) }));
+      assert.equal(deeper.status, 400);
+      const problem = await deeper.json();
+      assert.match(problem.detail, new RegExp(`deeper than ${LIMITS.jsonDepth}`));
+    });
+
+    it('takes each string field of oauth-connect at the length limit, and names the one over it', async () => {
+      const fields = [
+        'projectId',
+        'provider',
+        'groupRef',
+        'consumerRef',
+        'groupName',
+        'consumerName',
+        'providerWorkspaceRef',
+        'providerAppId',
+      ];
+      for (const name of fields) {
+        const over = await postTo('/oauth-connect', connectBody({ [name]: 'x'.repeat(LIMITS.refLength + 1) }));
+        assert.equal(over.status, 400, name);
+        const problem = await over.json();
+        assert.deepEqual(
+          problem.issues.map((i: { name: string; in: string }) => [i.in, i.name]),
+          [['body', name]],
+          name,
+        );
+        assert.match(problem.issues[0].detail, new RegExp(`longer than ${LIMITS.refLength}`), name);
+      }
+      const alias = await postTo('/oauth-connect', {
+        ...connectBody({ projectId: undefined }),
+        projectIdOrName: 'x'.repeat(LIMITS.refLength + 1),
+      });
+      assert.equal(alias.status, 400);
+      const aliasIssues = (await alias.json()).issues.map((i: { name: string }) => i.name).sort();
+      assert.deepEqual(aliasIssues, ['projectId', 'projectIdOrName']);
+      const atLimit = await postTo(
+        '/oauth-connect',
+        connectBody({ groupRef: 'g'.repeat(LIMITS.refLength), groupName: 'n'.repeat(LIMITS.refLength) }),
+      );
+      assert.equal(atLimit.status, 200);
+    });
+
+    it('takes nulls anywhere in a JSON body', async () => {
+      const response = await postTo(
+        '/oauth-connect',
+        connectBody({ providerMetadata: { note: null, list: [null, { a: null }] } }),
+      );
+      assert.equal(response.status, 200);
+    });
+
+    it('takes providerMetadata of exactly the byte limit as JSON, counting UTF-8 bytes', async () => {
+      // {"blob":"…"} is 11 bytes around the string.
+      const exact = await postTo(
+        '/oauth-connect',
+        connectBody({ providerMetadata: { blob: 'x'.repeat(LIMITS.metadataBytes - 11) } }),
+      );
+      assert.equal(exact.status, 200);
+      const oneMore = await postTo(
+        '/oauth-connect',
+        connectBody({ providerMetadata: { blob: 'x'.repeat(LIMITS.metadataBytes - 10) } }),
+      );
+      assert.equal(oneMore.status, 400);
+      const wide = await postTo(
+        '/oauth-connect',
+        connectBody({ providerMetadata: { blob: 'é'.repeat((LIMITS.metadataBytes - 10) / 2) } }),
+      );
+      assert.equal(wide.status, 400, 'two bytes per é: over the limit in bytes though not in characters');
+      assert.deepEqual(
+        (await wide.json()).issues.map((i: { in: string; name: string }) => [i.in, i.name]),
+        [['body', 'providerMetadata']],
+      );
+      const deep = await postTo('/oauth-connect', connectBody({ providerMetadata: nested(LIMITS.metadataDepth + 1) }));
+      assert.deepEqual(
+        (await deep.json()).issues.map((i: { in: string; name: string }) => [i.in, i.name]),
+        [['body', 'providerMetadata']],
+      );
+    });
+
+    it('takes a search with exactly the most filters, and refuses one more', async () => {
+      const search = (count: number) =>
+        fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            objectName: 'contact',
+            fieldFilters: Array.from({ length: count }, () => ({ fieldName: 'id', operator: 'eq', value: '101' })),
+          }),
+        });
+      const most = await search(LIMITS.searchFilters);
+      assert.equal(most.status, 200);
+      assert.equal((await most.json()).result.length, 1);
+      const over = await search(LIMITS.searchFilters + 1);
+      assert.equal(over.status, 400);
+      assert.deepEqual(
+        (await over.json()).issues.map((i: { in: string; name: string }) => [i.in, i.name]),
+        [['body', 'fieldFilters']],
+      );
+      const filters = Array.from({ length: LIMITS.searchFilters + 1 }, () => ({
+        fieldName: 'id',
+        operator: 'eq',
+        value: '1',
+      }));
+      const notSearch = await postTo('/oauth-connect', connectBody({ fieldFilters: filters }));
+      assert.equal(notSearch.status, 200, 'the bound is on searches, not on a field of that name elsewhere');
+      const longRefElsewhere = await fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+        method: 'POST',
+        headers: { ...KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ objectName: 'contact', fieldFilters: [], groupRef: 'g'.repeat(LIMITS.refLength + 1) }),
+      });
+      assert.equal(longRefElsewhere.status, 200, "the length bound is oauth-connect's, not a search's");
+    });
+  });
+
+  describe('limits.ts: what a request may store', () => {
+    const connectBody = (extra: Record<string, unknown>) => ({
+      projectId: 'demo',
+      provider: 'slack',
+      groupRef: 'g',
+      consumerRef: 'c',
+      ...extra,
+    });
+
+    it('names the bound a providerMetadata or a search passes, in the detail and the issue', async () => {
+      const cases: Array<[string, Promise<Response>, string, string]> = [
+        [
+          'metadata too deep',
+          api('/oauth-connect', { body: connectBody({ providerMetadata: nested(LIMITS.metadataDepth + 1) }) }),
+          'providerMetadata',
+          'providerMetadata is nested deeper than 8 levels',
+        ],
+        [
+          'metadata too large',
+          api('/oauth-connect', {
+            body: connectBody({ providerMetadata: { blob: 'x'.repeat(LIMITS.metadataBytes) } }),
+          }),
+          'providerMetadata',
+          'providerMetadata is larger than 4096 bytes as JSON',
+        ],
+        [
+          'too many filters',
+          fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+            method: 'POST',
+            headers: { ...KEY, 'content-type': 'application/json' },
+            body: JSON.stringify({
+              objectName: 'contact',
+              fieldFilters: Array.from({ length: LIMITS.searchFilters + 1 }, () => ({
+                fieldName: 'id',
+                operator: 'eq',
+                value: '1',
+              })),
+            }),
+          }),
+          'fieldFilters',
+          'fieldFilters has more than 64 filters',
+        ],
+      ];
+      for (const [why, response, name, detail] of cases) {
+        const problem = await problemOf(await response, 400, why);
+        assert.equal(problem.type, 'urn:connect-provider:problem:validation', why);
+        assert.equal(problem.title, 'Invalid request', why);
+        assert.equal(problem.detail, detail, why);
+        assert.deepEqual(problem.issues, [{ detail, in: 'body', name }], why);
+      }
+    });
+  });
+});

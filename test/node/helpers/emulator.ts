@@ -1,0 +1,63 @@
+// What the emulator's tests share: the seed's API key, a clock moved by hand, request bodies, the problem a client
+// reads, and an emulator started for one test and closed whatever happens.
+import assert from 'node:assert/strict';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+
+/** The seed's API key, as the header that carries it. */
+export const KEY = { 'x-api-key': 'dev-api-key' };
+
+/** A clock the tests move by hand, so verification needs no waiting. */
+export function manualClock(start = Date.parse('2026-06-01T12:00:00Z')) {
+  let t = start;
+  return { now: () => new Date(t), advance: (ms: number) => (t += ms) };
+}
+
+/** Nested objects {"a": {"a": ... {}}}, `depth` levels deep counting the outer one. */
+export function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let i = 1; i < depth; i++) value = { a: value };
+  return value;
+}
+
+/** An oauth-connect body for slack in the demo project, with `extra` added or replaced. */
+export const connectBody = (extra: Record<string, unknown> = {}) => ({
+  projectId: 'demo',
+  provider: 'slack',
+  groupRef: 'g',
+  consumerRef: 'c',
+  ...extra,
+});
+
+/** POSTs `body` as JSON with the seed's API key. */
+export function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...KEY, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The problem a client reads: asserts problem+json and the status, returns the body. */
+export async function problemOf(response: Response, status: number, why = ''): Promise<Record<string, unknown>> {
+  assert.equal(response.status, status, why);
+  assert.equal(response.headers.get('content-type'), 'application/problem+json', why);
+  const problem = await response.json();
+  assert.equal(problem.status, status, why);
+  return problem;
+}
+
+export type Started = { emulator: Emulator; info: Awaited<ReturnType<Emulator['listen']>> };
+
+/** Runs `body` against a freshly started emulator, and closes it (waiting for its data file) whatever happens. */
+export async function withEmulator(
+  options: Parameters<typeof createEmulator>[0],
+  body: (e: Started) => Promise<void>,
+): Promise<void> {
+  const emulator = createEmulator({ verifyDelay: 0, ...options });
+  const info = await emulator.listen();
+  try {
+    await body({ emulator, info });
+  } finally {
+    await emulator.close();
+  }
+}

@@ -1,0 +1,32 @@
+// The emulator's seed data as the documentation lists it ("Seed data" in docs/emulator.md): tests read the
+// expected org, project, app name and provider catalog from there, so the documentation cannot drift from the seed.
+import assert from 'node:assert/strict';
+import { documentation } from './readme.js';
+
+/** README.md and docs/*.md, one after the other: the "Seed data" list is in one of them. */
+const readme = [...documentation().values()].join('\n');
+
+/** The README's "Seed data" list, on one line. */
+const seedSection = (() => {
+  const start = readme.indexOf('**Seed data**');
+  const end = readme.indexOf('**Operations beyond the seed.**', start);
+  assert.ok(start >= 0 && end > start, 'the documentation has its "Seed data" list');
+  return readme.slice(start, end).replace(/\s+/g, ' ');
+})();
+
+/** The captures of what the README's seed list documents; fails when the README no longer says it. */
+export function documented(pattern: RegExp): string[] {
+  const match = pattern.exec(seedSection);
+  assert.ok(match, `the README's seed list says ${pattern}`);
+  return match.slice(1);
+}
+
+/** The org and project the README names: the project's app name is what its consent pages name. */
+export const [ORG, PROJECT_ID, PROJECT_NAME, APP_NAME] = documented(
+  /org `(\w+)`; project `(\w+)`, name `(\w+)`, app name `([^`]+)`;/,
+);
+
+/** The provider names the README lists as the catalog. */
+export const README_PROVIDERS = documented(
+  /provider apps `app_<provider>` for each provider of the catalog: ([a-z, ]+)\. Any other provider is a 400\./,
+)[0].split(', ');
