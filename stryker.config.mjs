@@ -72,6 +72,7 @@ export const AREAS = {
       'test/node/emulator/jwt.test.ts',
       'test/node/emulator/limits.test.ts',
       'test/node/emulator/operations.test.ts',
+      'test/node/emulator/operations-table.test.ts',
       'test/node/emulator/options.test.ts',
       'test/node/emulator/pages.test.ts',
       'test/node/emulator/providers.test.ts',

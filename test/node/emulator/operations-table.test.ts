@@ -3,11 +3,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { loadContract } from '../../src/emulator/openapi.js';
+import { loadContract } from '../../../src/emulator/openapi.js';
 
 describe("the emulator's operations table", () => {
   it('names every operation of openapi.yaml once, with its method and path', () => {
-    const text = readFileSync(new URL('../../src/emulator/operations.ts', import.meta.url), 'utf8');
+    const text = readFileSync(new URL('../../../src/emulator/operations.ts', import.meta.url), 'utf8');
     const listed = [...text.matchAll(/^ {2}(\w+), \/\/ +(GET|POST|PATCH|PUT|DELETE) +(\/\S+)$/gm)].map(
       ([, operationId, method, path]) => `${operationId} ${method} ${path}`,
     );
