@@ -3,7 +3,7 @@
 import { createPlatformClient, type PlatformClient } from '../api/client.js';
 import { PlatformRequestError, ProblemError } from '../api/errors.js';
 import type { Connection } from '../shared/types.js';
-import { answerResponse, withAnswerHandler, type Answer } from '../http/answer.js';
+import { answerResponse, type Answer } from '../http/answer.js';
 import { HttpProblem, instanceOf, jsonAnswer, pathnameOf, problemAnswer, readJsonBody } from '../http/problem.js';
 import { isClientGone } from '../http/client-gone.js';
 import { toBrowserConnection } from './connection.js';
@@ -506,8 +506,5 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     }
   }
 
-  const connectHandler: ConnectHandler = async (request) =>
-    answerResponse(await answer(request, () => request.signal.aborted));
-  // Through toNodeListener the answer is written to the socket without building a Response.
-  return withAnswerHandler(connectHandler, answer);
+  return async (request) => answerResponse(await answer(request, () => request.signal.aborted));
 }
