@@ -4,7 +4,8 @@
 // 25 s, holding every other request).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEmulator, LIMITS, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
+import { createEmulator, type Emulator, type ListenInfo } from '../../src/emulator/index.js';
+import { LIMITS } from '../../src/emulator/limits.js';
 import { contractFetch, type ContractFetch } from './helpers/contract.js';
 
 const KEY = { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' };
