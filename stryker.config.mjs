@@ -16,11 +16,11 @@ export const AREAS = {
       '!src/shared/json.ts',
       '!src/api/index.ts',
     ],
-    tests: ['test/node/api-client.test.ts', 'test/node/mutation-api*.test.ts'],
+    tests: ['test/node/api-client.test.ts', 'test/node/mutation-api*.test.ts', 'test/node/api/**/*.test.ts'],
   },
   server: {
     mutate: ['src/server/**/*.ts', 'src/http/**/*.ts', 'src/shared/json.ts', '!src/server/index.ts'],
-    tests: ['test/node/server-handler*.test.ts', 'test/node/mutation-server*.test.ts'],
+    tests: ['test/node/server-handler*.test.ts', 'test/node/mutation-server*.test.ts', 'test/node/http/**/*.test.ts'],
   },
   emulator: {
     // cli.ts runs only as the child process of emulator/cli.test.ts, where Stryker sees no coverage (it would

@@ -2,8 +2,9 @@
 // server-side code: it holds the API key, so it never belongs in a browser.
 // Requests go through openapi-fetch over the generated `paths` (schema.ts): a
 // wrong path, parameter or body is a compile error, and answers are typed
-// without casts. Retries, time-outs and Problem Details are this file's.
-import createClient, { createQuerySerializer } from 'openapi-fetch';
+// without casts. The credential, the path checks and Problem Details are
+// openapi-fetch middleware; time-outs and retries wrap each call.
+import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../shared/schema.js';
 import type {
   Connection,
@@ -126,64 +127,42 @@ export interface PlatformClient {
 
 const DEFAULT_RETRY: Required<RetryOptions> = { retries: 3, minDelayMs: 250, maxDelayMs: 5000, maxRetryAfterMs: 30000 };
 
-/** What one attempt hands to openapi-fetch: its time-out signal and the fetch that turns error statuses into ProblemErrors. */
+/** What each attempt adds to an openapi-fetch call: its time-out signal and a fetch that records what it sent. */
 interface AttemptInit {
   signal: AbortSignal;
   fetch: (request: Request) => Promise<Response>;
 }
 
-/** One operation as the retry loop sees it. */
-interface Operation<T> {
-  /** Sends one attempt through openapi-fetch and reads its 2xx answer. */
-  call: (init: AttemptInit) => Promise<T>;
-  /**
-   * Whether a request that may have reached the server can be sent again
-   * (network error, time-out). 429 and 503 are retried for every operation:
-   * the server did not act on those.
-   */
-  idempotent: boolean;
-}
-
-/**
- * What openapi-fetch builds for each attempt in place of a Request: its URL and init, handed to fetch as they are.
- * A real Request would be built twice per call (by openapi-fetch, then again inside fetch from it), and on Node 20
- * each Request with a signal costs about as much as the rest of a handler's request (npm run bench).
- */
-class AttemptRequest {
-  /** Read by openapi-fetch (a HEAD answer has no body). */
-  readonly method: string;
-  constructor(
-    readonly url: string,
-    readonly init: RequestInit,
-  ) {
-    this.method = init.method ?? 'GET';
-  }
-}
-
-// Each path template split once into its literal parts and parameter names (odd indexes).
-const templates = new Map<string, string[]>();
-
-/**
- * openapi-fetch's default path serializer for the spec's parameters (openapi.test.ts checks that every one is a plain
- * `{name}` of style simple), with the template's parts kept across calls instead of matched again on each. Every
- * value is a string segment() checked.
- */
-function pathSerializer(pathname: string, pathParams: Record<string, unknown> | undefined): string {
-  let parts = templates.get(pathname);
-  if (parts === undefined) templates.set(pathname, (parts = pathname.split(/\{([^{}]+)\}/)));
-  let out = parts[0];
-  for (let i = 1; i < parts.length; i += 2) out += encodeURIComponent(String(pathParams?.[parts[i]])) + parts[i + 1];
-  return out;
-}
-
 /** Checks a path parameter before anything is sent (openapi-fetch encodes it). */
-function segment(value: string, name: string): string {
+function checkSegment(value: unknown, name: string): void {
   if (typeof value !== 'string' || value === '') {
     throw new TypeError(`connect-provider: ${name} must be a non-empty string`);
   }
   // A URL resolves these segments (encoded or not), so the request would go to another operation.
   if (value === '.' || value === '..') throw new TypeError(`connect-provider: ${name} must not be . or ..`);
-  return value;
+}
+
+/** Refuses, before the request is sent, a path parameter that is no usable segment. */
+const pathChecks: Middleware = {
+  onRequest({ params }) {
+    for (const [name, value] of Object.entries(params.path ?? {})) checkSegment(value, name);
+  },
+};
+
+/** Turns every error status into a ProblemError (RFC 9457), whatever the body. */
+const problems: Middleware = {
+  async onResponse({ response }) {
+    if (!response.ok) throw await problemFromResponse(response);
+  },
+};
+
+/** Sets the credential on every request. */
+function credential(name: string, value: string): Middleware {
+  return {
+    onRequest({ request }) {
+      request.headers.set(name, value);
+    },
+  };
 }
 
 function trimBase(url: string, name: string): string {
@@ -219,20 +198,17 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const retry = options.retry === false ? { ...DEFAULT_RETRY, retries: 0 } : { ...DEFAULT_RETRY, ...options.retry };
   const api = createClient<paths>({
     baseUrl,
-    // Internal: openapi-fetch reads only `method` of its request and passes it to the attempt's fetch below.
-    Request: AttemptRequest as unknown as typeof Request,
-    // openapi-fetch's default, made once: given as options it would be made again for every call.
-    querySerializer: createQuerySerializer(),
-    pathSerializer,
-    headers: {
-      accept: 'application/json, application/problem+json, text/plain',
-      ...(apiKey !== undefined ? { 'x-api-key': apiKey } : { authorization: `Bearer ${accessToken}` }),
-    },
+    headers: { accept: 'application/json, application/problem+json, text/plain' },
   });
+  api.use(
+    apiKey !== undefined ? credential('x-api-key', apiKey) : credential('authorization', `Bearer ${accessToken}`),
+    pathChecks,
+    problems,
+  );
 
-  async function attempt<T>(operation: Operation<T>, signal?: AbortSignal): Promise<T> {
-    // One controller per attempt, aborted by the time-out or the caller's signal. A plain timer and
-    // listener, cleared at the end: AbortSignal.timeout and AbortSignal.any cost far more per request.
+  /** One attempt: openapi-fetch builds and sends a fresh Request, aborted by the time-out or the caller's signal. */
+  async function attempt<T>(call: (init: AttemptInit) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    // A plain timer and listener, cleared at the end: AbortSignal.any would hold the caller's signal.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -241,30 +217,18 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }, timeoutMs);
     const forward = () => controller.abort(signal!.reason);
     signal?.addEventListener('abort', forward, { once: true });
-    let sent: { method: string; url: string } | undefined;
-    const init: AttemptInit = {
-      signal: controller.signal,
-      fetch: async (request) => {
-        sent = request;
-        const response = await (request instanceof AttemptRequest
-          ? fetchImpl(request.url, request.init)
-          : fetchImpl(request));
-        if (!response.ok) throw await problemFromResponse(response);
-        return response;
-      },
+    let sent: Request | undefined;
+    const fetch = (request: Request) => {
+      sent = request;
+      return fetchImpl(request);
     };
     try {
-      return await operation.call(init);
+      return await call({ signal: controller.signal, fetch });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (
-        error instanceof ProblemError ||
-        error instanceof PlatformRequestError ||
-        (error instanceof TypeError && !sent)
-      ) {
-        throw error;
-      }
-      const request = sent ? `${sent.method} ${sent.url}` : 'the request';
+      // Refused before sending (a path check, an unusable URL): the caller's mistake, thrown as it is.
+      if (error instanceof ProblemError || error instanceof PlatformRequestError || !sent) throw error;
+      const request = `${sent.method} ${sent.url}`;
       if (error instanceof SyntaxError) {
         throw new PlatformRequestError('invalid_response', `the answer to ${request} is not JSON`, { cause: error });
       }
@@ -279,12 +243,21 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }
   }
 
-  async function send<T>(operation: Operation<T>, callOptions: CallOptions = {}): Promise<T> {
-    const { signal } = callOptions;
+  /**
+   * Calls until an attempt succeeds or the retry policy gives up. 429 and 503 (and problems marked retryable) are
+   * retried for every operation, since the server did not act on those; a network error or a time-out only when
+   * `idempotent`, since the request may have reached the server.
+   */
+  async function send<T>(
+    idempotent: boolean,
+    options: CallOptions | undefined,
+    call: (init: AttemptInit) => Promise<T>,
+  ): Promise<T> {
+    const signal = options?.signal;
     for (let attemptNo = 0; ; attemptNo++) {
       if (signal?.aborted) throw signal.reason;
       try {
-        return await attempt(operation, signal);
+        return await attempt(call, signal);
       } catch (error) {
         if (attemptNo >= retry.retries) throw error;
         let wait: number | undefined;
@@ -295,7 +268,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
             wait = error.retryAfterMs;
           }
         } else if (error instanceof PlatformRequestError) {
-          if (error.code === 'invalid_response' || !operation.idempotent) throw error;
+          if (error.code === 'invalid_response' || !idempotent) throw error;
         } else {
           throw error;
         }
@@ -304,279 +277,166 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     }
   }
 
-  const project = (p: ProjectParams) => segment(p.projectIdOrName, 'projectIdOrName');
+  const project = (p: ProjectParams) => ({ projectIdOrName: p.projectIdOrName });
 
+  // Every operation in one line: its idempotence, its openapi-fetch call and how its answer is read.
   return {
-    async listInvites(params, o) {
-      const path = { orgId: segment(params.orgId, 'orgId') };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) => json(await api.GET('/orgs/{orgId}/invites', { params: { path }, ...init })),
-        },
-        o,
-      );
-    },
-    async oauthConnect(body, o) {
-      return send(
-        {
-          idempotent: true,
-          call: async (init) => url(await api.POST('/oauth-connect', { body, parseAs: 'text', ...init })),
-        },
-        o,
-      );
-    },
-    async oauthUpdate(params, o) {
-      const path = { projectIdOrName: project(params), connectionId: segment(params.connectionId, 'connectionId') };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            url(
-              await api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
-                params: { path },
-                parseAs: 'text',
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async createProject(body, o) {
-      return send({ idempotent: false, call: async (init) => json(await api.POST('/projects', { body, ...init })) }, o);
-    },
-    async getConnection(params, o) {
-      const path = { projectIdOrName: project(params), connectionId: segment(params.connectionId, 'connectionId') };
-      const query = {
-        includeCreds: params.includeCreds,
-        includeRefreshToken: params.includeRefreshToken,
-        refresh: params.refresh,
-      };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(
-              await api.GET('/projects/{projectIdOrName}/connections/{connectionId}', {
-                params: { path, query },
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async listConnections(params, o) {
-      const path = { projectIdOrName: project(params) };
-      const query = { provider: params.provider, groupRef: params.groupRef, consumerRef: params.consumerRef };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(await api.GET('/projects/{projectIdOrName}/connections', { params: { path, query }, ...init })),
-        },
-        o,
-      );
-    },
-    async deleteConnection(params, o) {
-      const path = { projectIdOrName: project(params), connectionId: segment(params.connectionId, 'connectionId') };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            none(
-              await api.DELETE('/projects/{projectIdOrName}/connections/{connectionId}', {
-                params: { path },
-                parseAs: 'stream',
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async getProject(params, o) {
-      const path = { projectIdOrName: project(params) };
-      const query = { includeEntitlements: params.includeEntitlements };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(await api.GET('/projects/{projectIdOrName}', { params: { path, query }, ...init })),
-        },
-        o,
-      );
-    },
-    async getProvider(params, o) {
-      const path = { provider: segment(params.provider, 'provider') };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) => json(await api.GET('/providers/{provider}', { params: { path }, ...init })),
-        },
-        o,
-      );
-    },
-    async listIntegrations(params, o) {
-      const path = { projectIdOrName: project(params) };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(await api.GET('/projects/{projectIdOrName}/integrations', { params: { path }, ...init })),
-        },
-        o,
-      );
-    },
-    async listProviderApps(params, o) {
-      const path = { projectIdOrName: project(params) };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(await api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path }, ...init })),
-        },
-        o,
-      );
-    },
-    async listDestinations(params, o) {
-      const path = { projectIdOrName: project(params) };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(await api.GET('/projects/{projectIdOrName}/destinations', { params: { path }, ...init })),
-        },
-        o,
-      );
-    },
-    async deleteDestination(params, o) {
-      const path = { projectIdOrName: project(params), destination: segment(params.destination, 'destination') };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            none(
-              await api.DELETE('/projects/{projectIdOrName}/destinations/{destination}', {
-                params: { path },
-                parseAs: 'stream',
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async deleteIntegration(params, o) {
-      const path = { projectIdOrName: project(params), integrationId: segment(params.integrationId, 'integrationId') };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            none(
-              await api.DELETE('/projects/{projectIdOrName}/integrations/{integrationId}', {
-                params: { path },
-                parseAs: 'stream',
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async deleteTopic(params, o) {
-      const path = { projectIdOrName: project(params), topicId: segment(params.topicId, 'topicId') };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            none(
-              await api.DELETE('/projects/{projectIdOrName}/topics/{topicId}', {
-                params: { path },
-                parseAs: 'stream',
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async searchRecords(params, o) {
-      const path = { projectIdOrName: project(params), integrationId: segment(params.integrationId, 'integrationId') };
+    listInvites: (p, o) =>
+      send(true, o, (i) => json(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i }))),
+    oauthConnect: (body, o) => send(true, o, (i) => url(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
+    oauthUpdate: (p, o) =>
+      send(true, o, (i) =>
+        url(
+          api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
+            params: { path: { ...project(p), connectionId: p.connectionId } },
+            parseAs: 'text',
+            ...i,
+          }),
+        ),
+      ),
+    createProject: (body, o) => send(false, o, (i) => json(api.POST('/projects', { body, ...i }))),
+    getConnection: (p, o) =>
+      send(true, o, (i) =>
+        json(
+          api.GET('/projects/{projectIdOrName}/connections/{connectionId}', {
+            params: {
+              path: { ...project(p), connectionId: p.connectionId },
+              query: { includeCreds: p.includeCreds, includeRefreshToken: p.includeRefreshToken, refresh: p.refresh },
+            },
+            ...i,
+          }),
+        ),
+      ),
+    listConnections: (p, o) =>
+      send(true, o, (i) =>
+        json(
+          api.GET('/projects/{projectIdOrName}/connections', {
+            params: {
+              path: project(p),
+              query: { provider: p.provider, groupRef: p.groupRef, consumerRef: p.consumerRef },
+            },
+            ...i,
+          }),
+        ),
+      ),
+    deleteConnection: (p, o) =>
+      send(true, o, (i) =>
+        none(
+          api.DELETE('/projects/{projectIdOrName}/connections/{connectionId}', {
+            params: { path: { ...project(p), connectionId: p.connectionId } },
+            parseAs: 'stream',
+            ...i,
+          }),
+        ),
+      ),
+    getProject: (p, o) =>
+      send(true, o, (i) =>
+        json(
+          api.GET('/projects/{projectIdOrName}', {
+            params: { path: project(p), query: { includeEntitlements: p.includeEntitlements } },
+            ...i,
+          }),
+        ),
+      ),
+    getProvider: (p, o) =>
+      send(true, o, (i) =>
+        json(api.GET('/providers/{provider}', { params: { path: { provider: p.provider } }, ...i })),
+      ),
+    listIntegrations: (p, o) =>
+      send(true, o, (i) =>
+        json(api.GET('/projects/{projectIdOrName}/integrations', { params: { path: project(p) }, ...i })),
+      ),
+    listProviderApps: (p, o) =>
+      send(true, o, (i) =>
+        json(api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path: project(p) }, ...i })),
+      ),
+    listDestinations: (p, o) =>
+      send(true, o, (i) =>
+        json(api.GET('/projects/{projectIdOrName}/destinations', { params: { path: project(p) }, ...i })),
+      ),
+    deleteDestination: (p, o) =>
+      send(true, o, (i) =>
+        none(
+          api.DELETE('/projects/{projectIdOrName}/destinations/{destination}', {
+            params: { path: { ...project(p), destination: p.destination } },
+            parseAs: 'stream',
+            ...i,
+          }),
+        ),
+      ),
+    deleteIntegration: (p, o) =>
+      send(true, o, (i) =>
+        none(
+          api.DELETE('/projects/{projectIdOrName}/integrations/{integrationId}', {
+            params: { path: { ...project(p), integrationId: p.integrationId } },
+            parseAs: 'stream',
+            ...i,
+          }),
+        ),
+      ),
+    deleteTopic: (p, o) =>
+      send(true, o, (i) =>
+        none(
+          api.DELETE('/projects/{projectIdOrName}/topics/{topicId}', {
+            params: { path: { ...project(p), topicId: p.topicId } },
+            parseAs: 'stream',
+            ...i,
+          }),
+        ),
+      ),
+    searchRecords: async (p, o) => {
       if (!searchUrl) throw new TypeError('connect-provider: searchRecords needs the searchUrl option');
-      const request = { baseUrl: searchUrl, params: { path, query: { groupRef: params.groupRef } }, body: params.body };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(await api.POST('/projects/{projectIdOrName}/integrations/{integrationId}', { ...request, ...init })),
-        },
-        o,
+      return send(true, o, (i) =>
+        json(
+          api.POST('/projects/{projectIdOrName}/integrations/{integrationId}', {
+            baseUrl: searchUrl,
+            params: { path: { ...project(p), integrationId: p.integrationId }, query: { groupRef: p.groupRef } },
+            body: p.body,
+            ...i,
+          }),
+        ),
       );
     },
-    async listTopicDestinationRoutes(params, o) {
-      const path = { projectIdOrName: project(params) };
-      const query = { topicId: params.topicId, destinationId: params.destinationId };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(
-              await api.GET('/projects/{projectIdOrName}/topic-destination-routes', {
-                params: { path, query },
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async createNotificationEventTopicRoute(params, o) {
-      const path = { projectIdOrName: project(params) };
-      return send(
-        {
-          idempotent: false,
-          call: async (init) =>
-            json(
-              await api.POST('/projects/{projectIdOrName}/notification-event-topic-routes', {
-                params: { path },
-                body: params.body,
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
-    async listNotificationEventTopicRoutes(params, o) {
-      const path = { projectIdOrName: project(params) };
-      const query = { topicId: params.topicId, eventType: params.eventType };
-      return send(
-        {
-          idempotent: true,
-          call: async (init) =>
-            json(
-              await api.GET('/projects/{projectIdOrName}/notification-event-topic-routes', {
-                params: { path, query },
-                ...init,
-              }),
-            ),
-        },
-        o,
-      );
-    },
+    listTopicDestinationRoutes: (p, o) =>
+      send(true, o, (i) =>
+        json(
+          api.GET('/projects/{projectIdOrName}/topic-destination-routes', {
+            params: { path: project(p), query: { topicId: p.topicId, destinationId: p.destinationId } },
+            ...i,
+          }),
+        ),
+      ),
+    createNotificationEventTopicRoute: (p, o) =>
+      send(false, o, (i) =>
+        json(
+          api.POST('/projects/{projectIdOrName}/notification-event-topic-routes', {
+            params: { path: project(p) },
+            body: p.body,
+            ...i,
+          }),
+        ),
+      ),
+    listNotificationEventTopicRoutes: (p, o) =>
+      send(true, o, (i) =>
+        json(
+          api.GET('/projects/{projectIdOrName}/notification-event-topic-routes', {
+            params: { path: project(p), query: { topicId: p.topicId, eventType: p.eventType } },
+            ...i,
+          }),
+        ),
+      ),
   };
 }
 
-/** A 2xx answer as openapi-fetch returns it (error statuses never get here: the attempt's fetch throws them). */
+/** A 2xx answer as openapi-fetch returns it (error statuses never get here: the problems middleware throws them). */
 interface Answer<T> {
   data?: T;
   response: Response;
 }
 
 /** A JSON answer: an empty body is no answer. */
-function json<T>({ data, response }: Answer<T>): T {
+async function json<T>(call: Promise<Answer<T>>): Promise<T> {
+  const { data, response } = await call;
   if (data === undefined) {
     throw new PlatformRequestError('invalid_response', `the answer of ${response.url || 'the platform'} is empty`);
   }
@@ -584,7 +444,8 @@ function json<T>({ data, response }: Answer<T>): T {
 }
 
 /** A URL answer: a JSON string (the spec) or text/plain (the real service); both are accepted. */
-function url({ data, response }: Answer<string>): string {
+async function url(call: Promise<Answer<string>>): Promise<string> {
+  const { data, response } = await call;
   const text = data ?? '';
   let value: unknown = text.trim();
   if (/\bjson\b/i.test(response.headers.get('content-type') ?? '')) {
@@ -608,6 +469,6 @@ function url({ data, response }: Answer<string>): string {
 }
 
 /** An answer without content: its body, if any, is discarded. */
-async function none({ data }: Answer<ReadableStream | null>): Promise<void> {
-  await data?.cancel();
+async function none(call: Promise<Answer<ReadableStream | null>>): Promise<void> {
+  await (await call).data?.cancel();
 }

@@ -3,8 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { isPlainHost, isPlainHostList } from './host.js';
-import { answerHandlerOf, type Answer } from './answer.js';
-import { bodyTextOf, problemAnswer } from './problem.js';
+import type { Answer } from './answer.js';
+import { problemAnswer } from './problem.js';
 
 /** A Web-standard handler; through toNodeListener it also gets the IncomingMessage (its socket: where the request arrived). */
 export type FetchHandler = (request: Request, incoming?: IncomingMessage) => Promise<Response>;
@@ -16,11 +16,6 @@ export interface NodeListenerOptions {
    * listener runs as middleware; without `next()` the handler answers them.
    */
   serves?: (pathname: string) => boolean;
-  /**
-   * @deprecated Without effect: every Request's `signal` aborts when the client goes away. The Request is built on
-   * first use, so the signal costs nothing until it is read.
-   */
-  abortOnClose?: boolean;
 }
 
 /** A request that cannot be mapped faithfully to a Request: answered 400 by toNodeListener. */
@@ -103,101 +98,17 @@ function requestInit(req: IncomingMessage, headers: Headers, signal?: AbortSigna
   return { method, headers, body, signal, duplex: 'half' } as RequestInit;
 }
 
+/** A signal that aborts when the client goes away: the response closes before all of it was written. */
+function clientGoneSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  if (res.destroyed) controller.abort();
+  else res.once('close', () => res.writableFinished || controller.abort());
+  return controller.signal;
+}
+
 /** Builds a Request from Node's IncomingMessage. Throws a RequestTargetError for an unusable Host or path. */
 export function toRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   return new Request(requestUrl(req), requestInit(req, headersOf(req), signal));
-}
-
-// A Request built on first use, for toNodeListener. On Node 20 a Request costs more than the whole connect
-// handler (its AbortSignal alone does), and most requests need only the method, the URL and a few headers: those
-// three are read straight from the IncomingMessage; reading anything else (body, signal, clone(), text()...)
-// builds the full Request once, whose signal aborts when the client goes away before the answer is written.
-const kLazy = Symbol('connect-provider.lazyRequest');
-
-interface LazyState {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: string;
-  headers?: Headers;
-  request?: Request;
-}
-
-type LazyRequest = Request & { [kLazy]: LazyState };
-
-/** Whether the client went away: its response closed before it was written. */
-function clientGone(res: ServerResponse): boolean {
-  return res.destroyed && !res.writableFinished;
-}
-
-function fullRequest(lazy: LazyRequest): Request {
-  const state = lazy[kLazy];
-  if (!state.request) {
-    const controller = new AbortController();
-    const { res } = state;
-    if (clientGone(res)) controller.abort();
-    else if (!res.writableFinished) res.once('close', () => res.writableFinished || controller.abort());
-    state.request = new Request(state.url, requestInit(state.req, lazy.headers, controller.signal));
-  }
-  return state.request;
-}
-
-const READ_FROM_MESSAGE = new Set<PropertyKey>(['method', 'url', 'headers']);
-
-const lazyRequestPrototype: object = (() => {
-  const proto = Object.create(Request.prototype) as Record<PropertyKey, unknown>;
-  const forward = (name: PropertyKey, descriptor: PropertyDescriptor) => {
-    if (typeof descriptor.value === 'function') {
-      Object.defineProperty(proto, name, {
-        value(this: LazyRequest, ...args: unknown[]) {
-          const full = fullRequest(this) as unknown as Record<PropertyKey, (...a: unknown[]) => unknown>;
-          return full[name](...args);
-        },
-      });
-    } else if (descriptor.get) {
-      Object.defineProperty(proto, name, {
-        get(this: LazyRequest) {
-          return (fullRequest(this) as unknown as Record<PropertyKey, unknown>)[name];
-        },
-      });
-    }
-  };
-  for (const name of Reflect.ownKeys(Request.prototype)) {
-    if (name === 'constructor' || name === Symbol.toStringTag || READ_FROM_MESSAGE.has(name)) continue;
-    forward(name, Object.getOwnPropertyDescriptor(Request.prototype, name)!);
-  }
-  // Node 20's own fetch and Request constructor read a Request's state through symbol-keyed fields: forwarded
-  // too, so fetch(request) and new Request(request) work (on later Node versions they need request.clone()).
-  const withSignal = new Request('http://localhost/', { signal: new AbortController().signal });
-  for (const name of Object.getOwnPropertySymbols(withSignal)) forward(name, { get: () => undefined });
-  Object.defineProperties(proto, {
-    method: {
-      get(this: LazyRequest) {
-        return this[kLazy].req.method ?? 'GET';
-      },
-    },
-    url: {
-      get(this: LazyRequest) {
-        return this[kLazy].url;
-      },
-    },
-    headers: {
-      get(this: LazyRequest) {
-        const state = this[kLazy];
-        return (state.headers ??= headersOf(state.req));
-      },
-    },
-  });
-  return proto;
-})();
-
-/**
- * A Request for Node's IncomingMessage, built on first use: its method, URL and headers come straight from the
- * message. Throws a RequestTargetError for an unusable Host or path, as toRequest does.
- */
-function lazyRequest(req: IncomingMessage, res: ServerResponse): Request {
-  const request = Object.create(lazyRequestPrototype) as LazyRequest;
-  Object.defineProperty(request, kLazy, { value: { req, res, url: requestUrl(req) } satisfies LazyState });
-  return request;
 }
 
 /** Writes a Response to Node's ServerResponse. */
@@ -212,11 +123,9 @@ export async function writeResponse(response: Response, res: ServerResponse, req
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length) headers['set-cookie'] = cookies;
-  const text = bodyTextOf(response);
-  if (!response.body || text !== undefined) {
-    if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
+  if (!response.body) {
     res.writeHead(response.status, response.statusText || undefined, headers);
-    res.end(text);
+    res.end();
     return;
   }
   // A stream that fails is not ended as if complete: the error goes to the caller, which answers 500 while nothing
@@ -225,7 +134,7 @@ export async function writeResponse(response: Response, res: ServerResponse, req
   const first = await reader.read();
   const second = first.done ? first : await reader.read();
   if (second.done) {
-    // Internal: a body of one chunk (every JSON answer) goes out with its length in one write, not chunked.
+    // A body of one chunk (every JSON answer) goes out with its length in one write, not chunked.
     const body = first.done ? undefined : first.value;
     if (!('content-length' in headers) && !('transfer-encoding' in headers))
       headers['content-length'] = String(body?.byteLength ?? 0);
@@ -234,21 +143,35 @@ export async function writeResponse(response: Response, res: ServerResponse, req
     return;
   }
   res.writeHead(response.status, response.statusText || undefined, headers);
-  for (
-    let chunk: ReadableStreamReadResult<Uint8Array> = first;
-    !chunk.done;
-    chunk = chunk === first ? second : await reader.read()
-  ) {
-    if (!res.write(chunk.value)) await new Promise((resolve) => res.once('drain', resolve));
+  for (let chunk = first; !chunk.done; chunk = chunk === first ? second : await reader.read()) {
+    // Back-pressure: wait until the socket takes more. A client gone meanwhile ends the copy (and the stream).
+    if (!res.write(chunk.value)) await drained(res);
+    if (res.destroyed) {
+      await reader.cancel().catch(() => {});
+      return;
+    }
   }
   res.end();
 }
 
-/** Writes an Answer to Node's ServerResponse in one write. */
-export function writeAnswer(answer: Answer, res: ServerResponse, req?: IncomingMessage): void {
+/** Resolves once the response can take more data, or has closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** Writes the listener's own answers (400, 500) to Node's ServerResponse in one write. */
+function writeAnswer(answer: Answer, res: ServerResponse, req: IncomingMessage): void {
   const { headers } = answer;
   // As in writeResponse: an answer sent before the request body was read must close the connection.
-  if (req && !req.complete) headers.connection = 'close';
+  if (!req.complete) headers.connection = 'close';
   // With its length, not chunked: writeHead fixes the head before end() sees the body.
   if (answer.body !== null) headers['content-length'] = String(Buffer.byteLength(answer.body));
   res.writeHead(answer.status, headers);
@@ -270,8 +193,6 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
   if (options.serves !== undefined && typeof options.serves !== 'function') {
     throw new TypeError('connect-provider: toNodeListener option serves must be a function (pathname) => boolean');
   }
-  // A handler made here (createConnectHandler, the emulator) also answers without a Response: written directly.
-  const answer = answerHandlerOf(handler);
   return (req, res, next) => {
     let request: Request;
     try {
@@ -282,28 +203,19 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
           return;
         }
       }
-      request = lazyRequest(req, res);
+      request = toRequest(req, clientGoneSignal(res));
     } catch (error) {
       const detail = error instanceof RequestTargetError ? error.message : 'the request could not be read';
       writeAnswer(problemAnswer({ status: 400, detail }, NOSNIFF), res, req);
       return;
     }
-    const failed = (error: unknown) => {
-      if (res.headersSent) {
-        res.destroy(error as Error);
-        return;
-      }
-      // Internal: the handler itself should never throw; answer a bare 500 without the error's text.
-      writeAnswer(problemAnswer({ status: 500, detail: 'the server failed to answer' }, NOSNIFF), res, req);
-    };
-    if (answer) {
-      answer(request, () => clientGone(res))
-        .then((a) => writeAnswer(a, res, req))
-        .catch(failed);
-      return;
-    }
     handler(request, req)
       .then((response) => writeResponse(response, res, req))
-      .catch(failed);
+      .catch((error: unknown) => {
+        // A failure after the head went out cuts the connection, so the client never takes the answer as complete.
+        if (res.headersSent) res.destroy(error instanceof Error ? error : undefined);
+        // The handler itself should never throw: a bare 500 without the error's text.
+        else writeAnswer(problemAnswer({ status: 500, detail: 'the server failed to answer' }, NOSNIFF), res, req);
+      });
   };
 }

@@ -4,8 +4,6 @@ import { PROBLEM_CONTENT_TYPE, statusTitle } from '../shared/problem.js';
 import type { Problem } from '../shared/types.js';
 import { answerResponse, headerRecord, type Answer, type HeaderMap } from './answer.js';
 
-export { bodyTextOf } from './answer.js';
-
 export interface ProblemInit extends Partial<Problem> {
   status: number;
 }

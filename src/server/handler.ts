@@ -3,7 +3,7 @@
 // host and origin checks (guard.ts), is routed (routes.ts), identified
 // (identify.ts) and served (operations.ts); whatever fails on the way becomes
 // one RFC 9457 problem in `answer`'s error handler.
-import { answerResponse, withAnswerHandler, type Answer } from '../http/answer.js';
+import { answerResponse, type Answer } from '../http/answer.js';
 import { HttpProblem, instanceOf, problemAnswer } from '../http/problem.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
 import { identify } from './identify.js';
@@ -104,8 +104,5 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     return answered;
   }
 
-  const connectHandler: ConnectHandler = async (request) =>
-    answerResponse(await answer(request, () => request.signal.aborted));
-  // Through toNodeListener the answer is written to the socket without building a Response.
-  return withAnswerHandler(connectHandler, answer);
+  return async (request) => answerResponse(await answer(request, () => request.signal.aborted));
 }

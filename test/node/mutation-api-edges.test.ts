@@ -4,13 +4,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import {
-  createPlatformClient,
-  PlatformRequestError,
-  ProblemError,
-  problemFromResponse,
-  type PlatformClient,
-} from '../../src/api/index.js';
+import { createPlatformClient, PlatformRequestError, ProblemError, type PlatformClient } from '../../src/api/index.js';
+import { problemFromResponse } from '../../src/api/errors.js';
 import { parseRetryAfter } from '../../src/shared/retry.js';
 import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
 

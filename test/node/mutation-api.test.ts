@@ -3,14 +3,9 @@
 // client's options, each checked through what a caller sees.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  createPlatformClient,
-  normalizeProblem,
-  PlatformRequestError,
-  ProblemError,
-  problemFromResponse,
-  statusTitle,
-} from '../../src/api/index.js';
+import { createPlatformClient, PlatformRequestError, ProblemError } from '../../src/api/index.js';
+import { normalizeProblem, problemFromResponse } from '../../src/api/errors.js';
+import { statusTitle } from '../../src/shared/problem.js';
 import { withoutCredentials } from '../../src/shared/credentials.js';
 import { backoffDelay, parseRetryAfter, sleep } from '../../src/shared/retry.js';
 import { sampleConnection } from '../shared/fixtures.js';

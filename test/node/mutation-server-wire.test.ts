@@ -9,10 +9,10 @@ import { connect, type AddressInfo } from 'node:net';
 import {
   createConnectHandler,
   toNodeListener,
-  toRequest,
   type ConnectHandler,
   type FetchHandler,
 } from '../../src/server/index.js';
+import { toRequest } from '../../src/http/node.js';
 import { problemAnswer, jsonAnswer } from '../../src/http/problem.js';
 import { sampleConnection } from '../shared/fixtures.js';
 import { raw } from './helpers/raw-http.js';

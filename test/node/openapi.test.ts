@@ -60,7 +60,7 @@ describe('openapi.yaml', () => {
     assert.ok(loadContract().compileAll() > 100);
   });
 
-  // The client's path serializer (src/api/client.ts) handles only these.
+  // The client passes path parameters to openapi-fetch's default serializer (src/api/client.ts), which expects these.
   it('names every path parameter as a plain {name} of style simple, declared once per operation', () => {
     for (const op of operations) {
       const names = [...op.path.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);

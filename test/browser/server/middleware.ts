@@ -5,7 +5,8 @@
 // element sends (by the server's clock) and sees aborts where they happen.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createPlatformClient } from '../../../src/api/index.js';
-import { createEmulator, ownsPath, type Emulator } from '../../../src/emulator/index.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { ownsPath } from '../../../src/emulator/emulator.js';
 import { createConnectHandler, toNodeListener } from '../../../src/server/index.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { seeded } from '../../shared/seeded.js';

@@ -3,7 +3,8 @@
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPlatformClient, ProblemError, type PlatformClient } from '../../../src/api/index.js';
-import { createEmulator, PROVIDERS, type Emulator } from '../../../src/emulator/index.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { PROVIDERS } from '../../../src/emulator/providers.js';
 import { loadContract } from '../../../src/emulator/openapi.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { manualClock } from '../helpers/emulator.js';

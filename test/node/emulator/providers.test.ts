@@ -2,7 +2,9 @@
 // the popup (a Zendesk workspace, a NetSuite account ID), shown on its consent page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEmulator, ownsPath, PROVIDERS, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
+import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
+import { ownsPath } from '../../../src/emulator/emulator.js';
+import { PROVIDERS } from '../../../src/emulator/providers.js';
 import { allow } from '../helpers/consent.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { KEY } from '../helpers/emulator.js';
