@@ -213,7 +213,11 @@ if (!only || only === 'package') {
 
 if (!only || only === 'examples') {
   steps.push(
-    nodeTestStep('examples (Next.js, SvelteKit: tarball, build, click in Chromium; Astro, Nuxt routes)', 'test:examples', 10 * MINUTE),
+    nodeTestStep(
+      'examples (Next.js, SvelteKit: tarball, build, click in Chromium; Astro, Nuxt routes)',
+      'test:examples',
+      10 * MINUTE,
+    ),
   );
 }
 
