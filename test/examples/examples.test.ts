@@ -7,8 +7,10 @@
 // request that changes something without its CSRF header, which the page sets
 // through the element's requestHeaders object property, so the success proves
 // the header reached the backend. The Next.js page must hydrate without a
-// warning or error in the browser's console. Every child process and wait is
-// bounded; servers, emulators and the browser close in after().
+// warning or error in the browser's console. examples/routes holds the Astro
+// and Nuxt routes of docs/frameworks.md: type-checked, and the Nuxt one run in
+// h3. Every child process and wait is bounded; servers, emulators and the
+// browser close in after().
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -103,8 +105,9 @@ async function install(example: Example, packed: string): Promise<string> {
     recursive: true,
     filter: (source) => !/[\\/](node_modules|\.next|\.svelte-kit|\.astro|build)$/.test(source),
   });
-  // The locked versions (the lock holds only this platform's optional binaries, so `npm ci` would refuse it), and the
-  // tarball on top, in one npm run.
+  // The locked versions and the tarball on top, in one npm run. Not `npm ci`: the locks lack the optional binaries of
+  // other platforms (@next/swc-darwin-*...), which the registry they were made with does not serve, and npm ci refuses
+  // a lock without them.
   await exec(
     `${example.name}: install`,
     'npm',
@@ -117,8 +120,8 @@ async function install(example: Example, packed: string): Promise<string> {
 
 let browser: Browser;
 /**
- * Each example installed and built, by name: both start at once and each builds as soon as it is installed, so one
- * example's install overlaps the other's build.
+ * Each example installed and built, by name: all start at once and each builds as soon as it is installed, so one
+ * example's install overlaps another's build.
  */
 const prepared = new Map<string, Promise<string>>();
 
