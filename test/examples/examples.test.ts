@@ -68,12 +68,11 @@ const ALL_EXAMPLES: Example[] = [
   },
   {
     name: 'sveltekit',
-    // vite build does not type-check: svelte-check does, the .svelte page and the .ts routes, after svelte-kit sync
-    // wrote the route types ($types) and the tsconfig the app's extends.
+    // vite build does not type-check: svelte-check does, the .svelte page and the .ts routes, with the route types
+    // ($types) and the tsconfig the app's extends that vite build's svelte-kit sync wrote (no sync of its own).
     build: [
-      ['svelte-kit', 'sync'],
-      ['svelte-check', '--tsconfig', './tsconfig.json', '--fail-on-warnings'],
       ['vite', 'build'],
+      ['svelte-check', '--tsconfig', './tsconfig.json', '--fail-on-warnings'],
     ],
     // adapter-node takes its address from HOST and PORT, and the app's origin from ORIGIN (else it assumes https).
     start: (port) => ({
