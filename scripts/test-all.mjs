@@ -7,14 +7,16 @@
 //   node scripts/test-all.mjs browser    only the browser suites
 //   node scripts/test-all.mjs e2e        only the end-to-end suite
 //   node scripts/test-all.mjs package    only the packaging suite
+//   node scripts/test-all.mjs examples   only the examples (examples/: built from the tarball, clicked in Chromium)
 //   node scripts/test-all.mjs types      only the type tests (tsc, vue-tsc, svelte-check, ngc)
-// Before the suites that drive browsers, it installs the missing browsers from
+// The suites that install the tarball (package, examples) share one `npm pack`
+// (CONNECT_PROVIDER_PACK, test/shared/pack.ts). Before the suites that drive browsers, it installs the missing browsers from
 // Debian's apt (as root on Debian) or stops at once naming the command to run
 // (scripts/browsers.mjs). Each step runs in its own session with a time limit
 // (TEST_STEP_LIMIT_S overrides every limit): a step over its limit, or one
 // that fails, is stopped with everything it started.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBrowsers } from './browsers.mjs';
@@ -87,7 +89,7 @@ async function stopTree(child) {
   kill([...pids, ...descendants(child.pid)], 'SIGKILL');
 }
 
-function run(command, args, { env = {}, limitMs }) {
+function run(command, args, { env = {}, limitMs, quiet = false }) {
   return new Promise((resolve) => {
     let output = '';
     let timedOut = false;
@@ -106,7 +108,7 @@ function run(command, args, { env = {}, limitMs }) {
     }, limit);
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      process.stdout.write(chunk);
+      if (!quiet) process.stdout.write(chunk);
     });
     child.stderr.on('data', (chunk) => process.stderr.write(chunk));
     child.on('error', (error) => {
@@ -209,6 +211,29 @@ if (!only || only === 'package') {
   steps.push(nodeTestStep('package (pack, install, import, load)', 'test:package', 10 * MINUTE));
 }
 
+if (!only || only === 'examples') {
+  steps.push(
+    nodeTestStep(
+      'examples (Next.js, SvelteKit: tarball, build, click in Chromium; Astro, Nuxt routes)',
+      'test:examples',
+      10 * MINUTE,
+    ),
+  );
+}
+
+/** Packs the package once for the suites that install it; without it (a failed pack) each suite packs on its own. */
+async function packOnce() {
+  const { code, output, timedOut } = await run('npm', ['pack', '--json', '--pack-destination', tmp], {
+    limitMs: 5 * MINUTE,
+    quiet: true,
+  });
+  if (code !== 0 || timedOut)
+    return lines.push('npm pack for the package and examples steps failed: each packs itself');
+  const file = join(tmp, 'pack.json');
+  writeFileSync(file, output);
+  process.env.CONNECT_PROVIDER_PACK = file;
+}
+
 let passed = 0;
 let failed = 0;
 const lines = [];
@@ -231,12 +256,18 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 }
 
 // The suites that drive browsers need them installed first; without them, stop at once.
-if (!only || ['browser', 'e2e', 'package'].includes(only)) {
+if (!only || ['browser', 'e2e', 'package', 'examples'].includes(only)) {
   if (!ensureBrowsers()) {
     failed += 1;
     lines.push('set-up: browsers missing (see the command above)');
     finish();
   }
+}
+
+if (!only || ['package', 'examples'].includes(only)) {
+  const started = Date.now();
+  await packOnce();
+  lines.push(`npm pack, shared by the package and examples steps (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
 for (const step of steps) {

@@ -221,12 +221,20 @@ describe('every code block of README.md and docs/*.md is checked', () => {
   const exportedPath = (text: string) =>
     [...text.matchAll(/node_modules\/connect-provider\/([\w./-]+)/g)].map((match) => match[1]);
 
-  /** The snippets the type fixtures hold (readme:start ... readme:end), each as trimmed lines. */
-  const fixtures = (function walk(dir: string): string[] {
-    return readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(`${dir}${entry.name}/`) : [`${dir}${entry.name}`],
+  /** The files of a folder, its subfolders' too, but no installed or built ones. */
+  const walk = (dir: string): string[] =>
+    readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((entry) =>
+      ['node_modules', '.next', '.svelte-kit', 'build'].includes(entry.name)
+        ? []
+        : entry.isDirectory()
+          ? walk(`${dir}${entry.name}/`)
+          : [`${dir}${entry.name}`],
     );
-  })('test/types/')
+  /**
+   * The snippets (readme:start ... readme:end), each as trimmed lines, of the type fixtures (npm run test:types
+   * checks them) and of the apps of examples/ (npm run test:examples builds and runs them).
+   */
+  const fixtures = [...walk('test/types/'), ...walk('examples/')]
     .filter((file) => /\.(ts|tsx|vue|svelte)$/.test(file))
     .flatMap((file) =>
       [...readFileSync(new URL(file, root), 'utf8').matchAll(/readme:start.*\n([\s\S]*?)\n.*readme:end/g)].map(
@@ -298,7 +306,7 @@ describe('every code block of README.md and docs/*.md is checked', () => {
           } else {
             assert.ok(
               ['', '<script lang="ts">', '</script>'].includes(lines[i]!),
-              `line ${i + 1} (${lines[i]}) is in a readme:start/readme:end region of a fixture under test/types/, which npm run test:types checks`,
+              `line ${i + 1} (${lines[i]}) is in a readme:start/readme:end region of a fixture under test/types/ (npm run test:types checks it) or of an app under examples/ (npm run test:examples builds it)`,
             );
             i++;
           }
@@ -309,6 +317,23 @@ describe('every code block of README.md and docs/*.md is checked', () => {
       }
     });
   }
+
+  it("shows every readme:start region of examples/ on a page, so the framework pages show the examples' code", () => {
+    const pages = [...documentation().values()].map((text) => text.split('\n').map((line) => line.trim()));
+    const files = walk('examples/').filter((file) => /\.(ts|tsx|svelte)$/.test(file));
+    let regions = 0;
+    for (const file of files) {
+      for (const [, region] of readFileSync(new URL(file, root), 'utf8').matchAll(
+        /readme:start.*\n([\s\S]*?)\n.*readme:end/g,
+      )) {
+        regions++;
+        const lines = region!.split('\n').map((line) => line.trim());
+        const found = pages.some((page) => page.some((_, i) => lines.every((line, j) => page[i + j] === line)));
+        assert.ok(found, `README.md or a page of docs/ holds these lines of ${file} in a row:\n${region}`);
+      }
+    }
+    assert.ok(regions >= 8, `${regions} regions in examples/`);
+  });
 
   it('links only to files that exist, and to nothing outside the repository', () => {
     for (const [file, text] of documentation()) {

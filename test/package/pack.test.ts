@@ -30,6 +30,7 @@ import ts from 'typescript';
 import { chromium, type Browser } from 'playwright-core';
 import { browserPaths } from '../../scripts/browsers.mjs';
 import { MACHINE, publicState } from '../../src/element/machine.js';
+import { packedPackage, type Packed } from '../shared/pack.js';
 
 const execAsync = promisify(execFile);
 /** execFile with a time limit and room for npm's output. */
@@ -44,14 +45,11 @@ const bare = join(work, 'bare');
 const app = join(work, 'app');
 const npmInstall = ['install', '--no-audit', '--no-fund', '--loglevel=error'];
 let tarball = '';
-let packed: { files: Array<{ path: string; size: number }>; unpackedSize: number; entryCount: number };
+let packed: Packed;
 
 before(
   async () => {
-    const { stdout } = await exec('npm', ['pack', '--json', '--pack-destination', work], root, 300_000);
-    // prepack's build logs come first; the JSON array is the rest.
-    packed = JSON.parse(stdout.slice(stdout.search(/^\[\s*\{/m)))[0];
-    tarball = join(work, (packed as unknown as { filename: string }).filename);
+    ({ tarball, packed } = await packedPackage(work));
     for (const [dir, extra] of [
       [bare, []],
       [app, ['react@19', 'react-dom@19', '@types/react@19', 'vue@3', 'svelte@5']],
