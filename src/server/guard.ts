@@ -62,7 +62,13 @@ export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdi
     const scheme = schemeOf(request);
     const hosts = hostsOf(request);
     if (!hosts.has(parsed.host.toLowerCase()) || (scheme !== undefined && parsed.protocol !== scheme)) {
-      // Said so the developer can fix it: a page on another origin, or a dev proxy that rewrote the Host header.
+      // Said so the developer can fix it: a server wrong about its own scheme, a page on another origin, or a dev
+      // proxy that rewrote the Host header.
+      if (hosts.has(parsed.host.toLowerCase()))
+        return {
+          ok: false,
+          reason: `requests from ${origin} are not allowed: the request arrived as ${scheme}//${parsed.host}, another scheme than the page's; tell the server its public URL (SvelteKit's adapter-node: the ORIGIN variable; behind a proxy: X-Forwarded-Proto), or list the page's origin in the handler's allowedOrigins`,
+        };
       const host = [...hosts][0] ?? 'none';
       return {
         ok: false,

@@ -33,7 +33,13 @@ describe('the origin check', () => {
       'sec-fetch-site': 'same-site',
     });
     assert.equal(refused.status, 403);
-    assert.equal((await refused.json()).type, 'urn:connect-provider:problem:forbidden-origin');
+    const problem = await refused.json();
+    assert.equal(problem.type, 'urn:connect-provider:problem:forbidden-origin');
+    // The host is the page's: the server is wrong about its own scheme, and the detail says how to tell it.
+    assert.match(problem.detail, /arrived as https:\/\/app\.test, another scheme than the page's/);
+    assert.match(problem.detail, /ORIGIN variable/);
+    assert.match(problem.detail, /X-Forwarded-Proto/);
+    assert.match(problem.detail, /allowedOrigins/);
     const served = await get(handler, 'https://app.test/connections/conn_1', {
       origin: 'https://app.test',
       'sec-fetch-site': 'same-origin',
