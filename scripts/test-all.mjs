@@ -79,7 +79,8 @@ function kill(pids, signal) {
   }
 }
 
-let current;
+/** The steps' processes running now (two at once while the static checks run beside the browser tests). */
+const running = new Set();
 
 /** Stops a step's process and everything it started: SIGTERM, then SIGKILL after 5 s. */
 async function stopTree(child) {
@@ -89,7 +90,11 @@ async function stopTree(child) {
   kill([...pids, ...descendants(child.pid)], 'SIGKILL');
 }
 
-function run(command, args, { env = {}, limitMs, quiet = false }) {
+/**
+ * Runs a step's command. `quiet`: its standard output is kept, not shown; `later`: all its output is kept and shown
+ * in one piece when it ends, under `title` (a step that runs beside another).
+ */
+function run(command, args, { env = {}, limitMs, quiet = false, later = false, title = '' }) {
   return new Promise((resolve) => {
     let output = '';
     let timedOut = false;
@@ -99,7 +104,7 @@ function run(command, args, { env = {}, limitMs, quiet = false }) {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
-    current = child;
+    running.add(child);
     const limit = limitOverride ?? limitMs;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -108,16 +113,19 @@ function run(command, args, { env = {}, limitMs, quiet = false }) {
     }, limit);
     child.stdout.on('data', (chunk) => {
       output += chunk;
-      if (!quiet) process.stdout.write(chunk);
+      if (!quiet && !later) process.stdout.write(chunk);
     });
-    child.stderr.on('data', (chunk) => process.stderr.write(chunk));
+    child.stderr.on('data', (chunk) => {
+      if (later) output += chunk;
+      else process.stderr.write(chunk);
+    });
     child.on('error', (error) => {
       clearTimeout(timer);
       resolve({ code: 1, output: String(error), timedOut });
     });
     child.on('close', async (code) => {
       clearTimeout(timer);
-      current = undefined;
+      running.delete(child);
       // Anything still running in the step's session a second later (a server, Xvfb, a driver) was leaked: stop it.
       // (Helpers such as esbuild's service end on their own just after their parent.)
       await new Promise((r) => setTimeout(r, 1000));
@@ -127,6 +135,7 @@ function run(command, args, { env = {}, limitMs, quiet = false }) {
         console.error(`# ${command} ${args.join(' ')} left ${names} running: stopping it`);
         kill(leftovers, 'SIGKILL');
       }
+      if (later) process.stdout.write(`\n## ${title}\n${output}\n## end of ${title}\n`);
       resolve({ code: code ?? 1, output, timedOut });
     });
   });
@@ -135,11 +144,16 @@ function run(command, args, { env = {}, limitMs, quiet = false }) {
 const steps = [];
 
 /** A suite run by Node's test runner with the spec reporter, counted from its summary. */
-function nodeTestStep(name, script, limitMs) {
+function nodeTestStep(name, script, limitMs, { alongside = false } = {}) {
   return {
     name,
+    alongside,
     async run() {
-      const { code, output, timedOut } = await run('npm', ['run', '--silent', script], { limitMs });
+      const { code, output, timedOut } = await run('npm', ['run', '--silent', script], {
+        limitMs,
+        later: alongside,
+        title: name,
+      });
       const passed = Number(/^\S* ?pass (\d+)$/m.exec(output)?.[1] ?? 0);
       const failed = Number(/^\S* ?fail (\d+)$/m.exec(output)?.[1] ?? 0);
       // A crash before the summary, or a stop at the time limit, still counts as a failure.
@@ -149,11 +163,12 @@ function nodeTestStep(name, script, limitMs) {
 }
 
 /** A command that passes or fails as one check. */
-function checkStep(name, command, args, limitMs) {
+function checkStep(name, command, args, limitMs, { alongside = false } = {}) {
   return {
     name,
+    alongside,
     async run() {
-      const { code, timedOut } = await run(command, args, { limitMs });
+      const { code, timedOut } = await run(command, args, { limitMs, later: alongside, title: name });
       const ok = code === 0 && !timedOut;
       return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, timedOut };
     },
@@ -162,10 +177,16 @@ function checkStep(name, command, args, limitMs) {
 
 const MINUTE = 60_000;
 
+// The static checks (they read the sources, write nothing and wait on no timer) run beside the browser tests, which
+// spend much of their time waiting on popups and polls: CI on two cores takes about a minute and a half less.
+const alongside = !only;
+
 if (!only || only === 'node') {
-  steps.push(checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], 5 * MINUTE));
+  steps.push(checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], 5 * MINUTE, { alongside }));
   steps.push(
-    checkStep('lint (eslint, lit-analyzer, prettier --check)', 'npm', ['run', '--silent', 'lint'], 5 * MINUTE),
+    checkStep('lint (eslint, lit-analyzer, prettier --check)', 'npm', ['run', '--silent', 'lint'], 5 * MINUTE, {
+      alongside,
+    }),
   );
   steps.push(nodeTestStep('node tests', 'test:node', 10 * MINUTE));
   steps.push(checkStep('bundle size', 'node', ['scripts/size.mjs'], 2 * MINUTE));
@@ -175,13 +196,16 @@ if (!only || only === 'node') {
 
 if (!only || only === 'types') {
   steps.push(
-    nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types', 10 * MINUTE),
+    nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types', 10 * MINUTE, {
+      alongside,
+    }),
   );
 }
 
 if (!only || only === 'browser') {
   steps.push({
     name: 'browser tests',
+    browser: true,
     async run() {
       const file = join(tmp, 'wtr.json');
       const { code, timedOut } = await run('npm', ['run', '--silent', 'test:browser'], {
@@ -248,7 +272,7 @@ function finish(code) {
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, async () => {
-    if (current) await stopTree(current);
+    await Promise.all([...running].map(stopTree));
     lines.push(`stopped by ${signal}`);
     failed += 1;
     finish(130);
@@ -270,14 +294,28 @@ if (!only || ['package', 'examples'].includes(only)) {
   lines.push(`npm pack, shared by the package and examples steps (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
-for (const step of steps) {
-  const started = Date.now();
-  const result = await step.run();
-  passed += result.passed;
-  failed += result.failed;
-  const seconds = Math.round((Date.now() - started) / 1000);
-  lines.push(
-    `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''})`,
-  );
+/** Runs steps one after another; each one's line is kept under its own index, so the summary keeps their order. */
+async function runSteps(list, summary) {
+  for (const step of list) {
+    const started = Date.now();
+    const result = await step.run();
+    passed += result.passed;
+    failed += result.failed;
+    const seconds = Math.round((Date.now() - started) / 1000);
+    summary.set(
+      step,
+      `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''}${step.alongside ? ', beside the browser tests' : ''})`,
+    );
+  }
 }
+
+const summary = new Map();
+const beside = steps.filter((step) => step.alongside);
+const browserStep = steps.find((step) => step.browser);
+for (const step of steps) {
+  if (step.alongside && browserStep) continue;
+  if (step === browserStep) await Promise.all([runSteps([step], summary), runSteps(beside, summary)]);
+  else await runSteps([step], summary);
+}
+for (const step of steps) if (summary.has(step)) lines.push(summary.get(step));
 finish();

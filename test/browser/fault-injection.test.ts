@@ -20,7 +20,7 @@ const engine = /Firefox\//.test(ua) ? 'firefox' : /Chrome\//.test(ua) ? 'chromiu
 // Seeds are distinct per engine, so the server's fault streams never mix.
 const base = { chromium: 1, firefox: 100001, webkit: 200001 }[engine];
 const config = await (await fetch('/__test__/config')).json();
-const runs: number = config.faultRuns ?? (engine === 'chromium' ? 60 : 30);
+const runs: number = config.faultRuns ?? (engine === 'chromium' ? 30 : 15);
 const replaying = config.faultSeed != null;
 const seeds: number[] = replaying ? [config.faultSeed] : Array.from({ length: runs }, (_, i) => base + i);
 
