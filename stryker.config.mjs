@@ -16,7 +16,15 @@ export const AREAS = {
       '!src/shared/json.ts',
       '!src/api/index.ts',
     ],
-    tests: ['test/node/api-client.test.ts', 'test/node/mutation-api*.test.ts', 'test/node/api/**/*.test.ts'],
+    // Every file of test/node/api but the run against the emulator (api/emulator.test.ts), and test/node/shared.
+    tests: [
+      'test/node/api/client.test.ts',
+      'test/node/api/client-middleware.test.ts',
+      'test/node/api/errors.test.ts',
+      'test/node/api/options.test.ts',
+      'test/node/api/retry.test.ts',
+      'test/node/shared/**/*.test.ts',
+    ],
   },
   server: {
     mutate: ['src/server/**/*.ts', 'src/http/**/*.ts', 'src/shared/json.ts', '!src/server/index.ts'],
