@@ -28,7 +28,30 @@ export const AREAS = {
   },
   server: {
     mutate: ['src/server/**/*.ts', 'src/http/**/*.ts', 'src/shared/json.ts', '!src/server/index.ts'],
-    tests: ['test/node/server-handler*.test.ts', 'test/node/mutation-server*.test.ts', 'test/node/http/**/*.test.ts'],
+    // Every file of test/node/server and test/node/http but the body-read deadline's (http/body-deadline.test.ts),
+    // whose 10 s wait would be run again for every mutant of src/http/problem.ts and src/http/node.ts it covers.
+    tests: [
+      'test/node/server/connection.test.ts',
+      'test/node/server/connections.test.ts',
+      'test/node/server/handler.test.ts',
+      'test/node/server/input.test.ts',
+      'test/node/server/options.test.ts',
+      'test/node/server/origin.test.ts',
+      'test/node/server/platform-url.test.ts',
+      'test/node/server/platform.test.ts',
+      'test/node/server/property.test.ts',
+      'test/node/server/providers.test.ts',
+      'test/node/server/report.test.ts',
+      'test/node/server/routes.test.ts',
+      'test/node/server/scrub.test.ts',
+      'test/node/server/upstream.test.ts',
+      'test/node/http/answer.test.ts',
+      'test/node/http/client-gone.test.ts',
+      'test/node/http/host.test.ts',
+      'test/node/http/node-handler.test.ts',
+      'test/node/http/node-listener.test.ts',
+      'test/node/http/problem.test.ts',
+    ],
   },
   emulator: {
     // cli.ts runs only as the child process of emulator/cli.test.ts, where Stryker sees no coverage (it would
