@@ -707,6 +707,11 @@ describe('createPlatformClient: edges', () => {
     assert.equal(await client().deleteConnection({ projectIdOrName: 'p', connectionId: 'c' }), undefined);
   });
 
+  it('trims the whitespace around a text/plain URL', async () => {
+    answers = [{ body: '  https://x.test/consent\n', headers: { 'content-type': 'text/plain' } }];
+    assert.equal(await client().oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }), 'https://x.test/consent');
+  });
+
   it('says which answer had no URL or no body: its address, or "the platform" when it has none', async () => {
     const url = `${server.url}/v1/projects/p/connections/c:oauth-update`;
     answers = [{ headers: { 'content-type': 'application/json' }, body: '42' }];

@@ -109,9 +109,4 @@ describe('createPlatformClient retries and aborts, operation by operation', () =
     await assert.rejects(once.listDestinations({ projectIdOrName: 'p' }), ProblemError);
     assert.equal(server.requests.length, 1);
   });
-
-  it('trims the whitespace around a text/plain URL', async () => {
-    answers = [{ body: '  https://x.test/consent\n', headers: { 'content-type': 'text/plain' } }];
-    assert.equal(await client().oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }), 'https://x.test/consent');
-  });
 });

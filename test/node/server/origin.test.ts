@@ -175,7 +175,7 @@ describe('CORS for allowedOrigins', () => {
   });
 });
 
-describe('origin checks', () => {
+describe('the Origin against the Host and X-Forwarded-Host headers', () => {
   const { platform, make, asked } = handlerOnPlatformDouble();
   it(
     'refuses an Origin that does not parse, and a same-host Origin the browser marks cross-site',
