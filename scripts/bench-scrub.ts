@@ -4,7 +4,7 @@
 // problem parsing (problemFromResponse in src/api/errors.ts) on 1 MB
 // adversarial texts: runs that made the earlier patterns backtrack
 // quadratically (a run of `<`, `/a/a/a...`, `a.a.a...`), parts of a stack
-// frame, of a URL, of the key. The unit test (test/node/server-scrub-bounds)
+// frame, of a URL, of the key. The unit test (test/node/server/scrub.test.ts)
 // checks what they answer; this measures how long they take.
 import { performance } from 'node:perf_hooks';
 import { problemFromResponse } from '../src/api/errors.js';

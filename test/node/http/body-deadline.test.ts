@@ -1,10 +1,10 @@
-// A client that sends its body too slowly (byte by byte) is answered 408 once the body has taken 10 s, instead of
-// holding the handler for as long as it likes.
+// The body-read deadline (src/http/problem.ts): a client that sends its body too slowly (byte by byte) is answered 408
+// once the body has taken 10 s, instead of holding the handler for as long as it likes.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { createConnectHandler, toNodeListener, type ConnectHandlerErrorInfo } from '../../src/server/index.js';
+import { createConnectHandler, toNodeListener, type ConnectHandlerErrorInfo } from '../../../src/server/index.js';
 
 describe('the body-read deadline', () => {
   let server: Server;

@@ -1,16 +1,18 @@
+// createConnectHandler end to end against the emulator: its routes, its security rules, the platform's failures, the
+// Node edge in front of it (toNodeListener, after a body parser too), its options and onError.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 import {
   createConnectHandler,
   toNodeListener,
   type ConnectHandler,
   type ConnectHandlerOptions,
-} from '../../src/server/index.js';
-import { sampleConnection } from '../shared/fixtures.js';
-import { startTestServer, type Reply } from './helpers/http-server.js';
+} from '../../../src/server/index.js';
+import { sampleConnection } from '../../shared/fixtures.js';
+import { startTestServer, type Reply } from '../helpers/http-server.js';
 
 const APP = 'http://app.test';
 const API_KEY = 'secret-platform-key-123';

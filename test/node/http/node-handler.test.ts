@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createConnectHandler, toNodeListener, type ConnectHandlerOptions } from '../../src/server/index.js';
-import { sampleConnection } from '../shared/fixtures.js';
-import { startTestServer, type TestServer } from './helpers/http-server.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { createConnectHandler, toNodeListener, type ConnectHandlerOptions } from '../../../src/server/index.js';
+import { sampleConnection } from '../../shared/fixtures.js';
+import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
 const API_KEY = 'secret-platform-key-123';
 const ADA = { groupRef: 'acme', consumerRef: 'user-ada' };

@@ -8,10 +8,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createConnectHandler, type ConnectHandler } from '../../src/server/index.js';
-import { sampleConnection } from '../shared/fixtures.js';
-import { startTestServer, type Reply, type TestServer } from './helpers/http-server.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { createConnectHandler, type ConnectHandler } from '../../../src/server/index.js';
+import { sampleConnection } from '../../shared/fixtures.js';
+import { startTestServer, type Reply, type TestServer } from '../helpers/http-server.js';
 
 const API_KEY = 'prop-secret-key-Zq9';
 const APP = 'http://app.test';

@@ -2,9 +2,9 @@
 // answer checked against openapi.yaml on its way through.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createPlatformClient, ProblemError, type PlatformClient } from '../../src/api/index.js';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { contractFetch, type ContractFetch } from './helpers/contract.js';
+import { createPlatformClient, ProblemError, type PlatformClient } from '../../../src/api/index.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 
 describe('createPlatformClient against the emulator: the operations beyond the seed', () => {
   let emulator: Emulator;

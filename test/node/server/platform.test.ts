@@ -1,7 +1,5 @@
-// What the platform answers, and what of it reaches the browser: the platform
-// here is a real HTTP server on loopback that answers what each test needs
-// (URLs of any scheme, problems carrying the key and the platform's address,
-// connections with credentials under every name).
+// What of the platform's answers reaches the browser (src/server/platform.ts and the allow-lists it applies): URLs,
+// connections and problems, and a 404 that can only mean wrong options told as a misconfiguration.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -9,10 +7,11 @@ import {
   type ConnectHandler,
   type ConnectHandlerErrorInfo,
   type ConnectHandlerOptions,
-} from '../../src/server/index.js';
-import { sampleConnection } from '../shared/fixtures.js';
-import { call, problemReply, urlReply } from './helpers/handler-calls.js';
-import { startTestServer, type TestServer } from './helpers/http-server.js';
+} from '../../../src/server/index.js';
+import { sampleConnection } from '../../shared/fixtures.js';
+import { call, problemReply, urlReply } from '../helpers/handler-calls.js';
+import { startTestServer, type TestServer } from '../helpers/http-server.js';
+import { handlerOnPlatformDouble, problemOf } from '../helpers/platform-double.js';
 
 const API_KEY = 'Sk-Live-9fQ2xYplatformKEY';
 
@@ -491,4 +490,65 @@ describe("what of the platform's answers reaches the browser", () => {
       assert.match(errors[0].message, /"demo"/);
     });
   });
+});
+
+describe('a missing connection or a wrong project', () => {
+  const { platform, errors, make, asked } = handlerOnPlatformDouble();
+  it(
+    'asks once, with the caller group and consumer, whether the project exists, and trusts a yes for 5 minutes',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      platform.reply = (request) => (request.path.endsWith('/connections') ? { body: [] } : problemReply(404));
+      for (let i = 0; i < 3; i++) {
+        await problemOf(await call(handler, '/connections/gone'), 404);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.deepEqual(
+        asked().map((r) => r.path),
+        [
+          '/v1/projects/demo/connections/gone',
+          '/v1/projects/demo/connections',
+          '/v1/projects/demo/connections/gone',
+          '/v1/projects/demo/connections/gone',
+        ],
+      );
+      assert.deepEqual(asked()[1].query, { groupRef: 'acme', consumerRef: 'user-ada' });
+      assert.deepEqual(errors, []);
+    },
+  );
+
+  it(
+    'keeps a 404 a missing connection when the project check fails for another reason, and does not trust that',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      platform.reply = (request) => (request.path.endsWith('/connections') ? problemReply(500) : problemReply(404));
+      for (let i = 0; i < 2; i++)
+        assert.equal((await problemOf(await call(handler, '/connections/gone'), 404)).detail, 'no such connection');
+      assert.equal(asked().length, 4, 'asked again: a failed check is no verdict');
+      assert.deepEqual(errors, []);
+    },
+  );
+
+  it(
+    'names the project and the operation in the log of a misconfiguration, never the key',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make({ project: 'acme-prod' });
+      platform.reply = () => problemReply(404);
+      const body = await problemOf(await call(handler, '/connections/gone'), 502);
+      assert.equal(body.type, 'urn:connect-provider:problem:misconfigured');
+      assert.equal(body.title, 'Bad Gateway');
+      assert.equal(body.retryable, false);
+      assert.equal(errors.length, 1);
+      assert.equal(errors[0].kind, 'misconfigured');
+      assert.equal(errors[0].status, 502);
+      assert.match(
+        errors[0].message,
+        /the platform answered 404 to get-connection for project "acme-prod" at http:\/\/127\.0\.0\.1:\d+\/v1: check/,
+      );
+      assert.ok(errors[0].error instanceof Error, 'the platform error is handed to the logger');
+    },
+  );
 });

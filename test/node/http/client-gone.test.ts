@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
-import { createConnectHandler, toNodeListener, type ConnectHandlerErrorInfo } from '../../src/server/index.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { createConnectHandler, toNodeListener, type ConnectHandlerErrorInfo } from '../../../src/server/index.js';
 
 const API_KEY = 'abort-key-Qe51Vb';
 

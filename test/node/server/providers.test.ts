@@ -2,15 +2,15 @@
 // the providers the handler offers, and asked of the platform at most once per provider per 10 minutes.
 import { after, before, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEmulator, type Emulator } from '../../src/emulator/index.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 import {
   createConnectHandler,
   type ConnectHandler,
   type ConnectHandlerErrorInfo,
   type ConnectHandlerOptions,
-} from '../../src/server/index.js';
-import { APP } from './helpers/handler-calls.js';
-import { countingFetch, type CountingFetch } from './helpers/platform-calls.js';
+} from '../../../src/server/index.js';
+import { APP } from '../helpers/handler-calls.js';
+import { countingFetch, type CountingFetch } from '../helpers/platform-calls.js';
 
 const API_KEY = 'providers-key-Hn42Lp';
 const ADA = { groupRef: 'acme', consumerRef: 'user-ada' };
