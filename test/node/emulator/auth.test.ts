@@ -9,7 +9,7 @@ import { createAuth } from '../../../src/emulator/auth.js';
 import type { OperationInfo } from '../../../src/emulator/openapi.js';
 import { HttpProblem } from '../../../src/http/problem.js';
 import { checkAnswer } from '../helpers/contract.js';
-import { KEY, problemOf } from '../helpers/emulator.js';
+import { emulatorApi, KEY, problemOf } from '../helpers/emulator.js';
 import { CLAIMS, HS256, iat, jwt, NOW, SECRET } from '../helpers/jwt.js';
 
 type Security = Array<Record<string, string[]>>;
@@ -175,16 +175,7 @@ describe('emulator 401s: what they ask for and what they say', () => {
   });
   after(() => emulator.close());
 
-  const api = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    fetch(`${info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: {
-        ...KEY,
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(() => info);
 
   const invites = (authorization: string) =>
     fetch(`${info.baseUrl}/orgs/org_demo/invites`, { headers: { authorization } });

@@ -8,7 +8,7 @@ import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emu
 import { PROVIDERS } from '../../../src/emulator/providers.js';
 import { allow } from '../helpers/consent.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
-import { KEY } from '../helpers/emulator.js';
+import { emulatorApi } from '../helpers/emulator.js';
 import { element, row } from '../helpers/pages.js';
 import { APP_NAME, documented, ORG, PROJECT_ID, PROJECT_NAME, README_PROVIDERS } from '../helpers/seed-docs.js';
 
@@ -46,12 +46,10 @@ describe('emulator catalog and seed data', () => {
   });
   after(() => emulator.close());
   // Every answer of an operation is checked against openapi.yaml on its way through.
-  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    contract.fetch(`${path.startsWith('http') ? '' : info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(
+    () => info,
+    (url, init) => contract.fetch(url, init),
+  );
   const json = async (path: string, init?: { method?: string; body?: unknown }) => {
     const response = await api(path, init);
     assert.equal(response.status, 200, path);

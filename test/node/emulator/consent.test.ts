@@ -6,7 +6,7 @@ import { CONSENT_LIFETIME_MS } from '../../../src/emulator/consent.js';
 import { LIMITS } from '../../../src/emulator/limits.js';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
 import { allow, decide } from '../helpers/consent.js';
-import { connectBody, KEY, manualClock, post, problemOf, withEmulator } from '../helpers/emulator.js';
+import { connectBody, emulatorApi, KEY, manualClock, post, problemOf, withEmulator } from '../helpers/emulator.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const TEN_MINUTES = 10 * 60 * 1000;
@@ -119,12 +119,7 @@ describe('emulator consent links and the connections they make', () => {
   });
   after(() => emulator.close());
 
-  const api = (path: string, init: { method?: string; body?: unknown; search?: boolean } = {}) =>
-    fetch(`${init.search ? info.searchUrl : info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(() => info);
 
   async function connect(body: Record<string, unknown>): Promise<string> {
     const response = await api('/oauth-connect', { body: { projectId: 'demo', consumerRef: 'c', ...body } });
@@ -450,16 +445,7 @@ describe('emulator consent refusals and connections', () => {
   });
   after(() => emulator.close());
 
-  const api = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    fetch(`${info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: {
-        ...KEY,
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(() => info);
 
   async function connect(body: Record<string, unknown>, base = info.baseUrl): Promise<string> {
     const response = await fetch(`${base}/oauth-connect`, {

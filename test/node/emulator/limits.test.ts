@@ -9,7 +9,7 @@ import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emu
 import { LIMITS } from '../../../src/emulator/limits.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { decide } from '../helpers/consent.js';
-import { connectBody, KEY, nested, post, problemOf, withEmulator } from '../helpers/emulator.js';
+import { connectBody, emulatorApi, KEY, nested, post, problemOf, withEmulator } from '../helpers/emulator.js';
 import { streamUntilAnswered } from '../helpers/http-requests.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emulator-limits-'));
@@ -213,16 +213,7 @@ describe('emulator bounds, exactly', () => {
   });
   after(() => emulator.close());
 
-  const api = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-    fetch(`${info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: {
-        ...KEY,
-        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...init.headers,
-      },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(() => info);
 
   const postTo = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     fetch(`${info.baseUrl}${path}`, {

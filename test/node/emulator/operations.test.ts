@@ -11,7 +11,7 @@ import { PROVIDERS } from '../../../src/emulator/providers.js';
 import { seedState } from '../../../src/emulator/seed.js';
 import type { EmulatorState } from '../../../src/emulator/store.js';
 import { allow } from '../helpers/consent.js';
-import { KEY } from '../helpers/emulator.js';
+import { emulatorApi, KEY } from '../helpers/emulator.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -104,12 +104,7 @@ describe('emulator operations, each inside its project', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(() => info);
   /** searchRecords, on the search host. */
   const search = (integration: string, objectName: string) =>
     fetch(`${info.searchUrl}/projects/demo/integrations/${integration}?groupRef=acme`, {
@@ -414,12 +409,7 @@ describe('emulator operations over time: token refresh and what each answers', (
   });
   after(() => emulator.close());
 
-  const api = (path: string, init: { method?: string; body?: unknown; search?: boolean } = {}) =>
-    fetch(`${init.search ? info.searchUrl : info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(() => info);
 
   async function connect(body: Record<string, unknown>): Promise<string> {
     const response = await api('/oauth-connect', { body: { projectId: 'demo', consumerRef: 'c', ...body } });

@@ -5,7 +5,7 @@ import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emu
 import { callbackPage, type CompletionMessage } from '../../../src/emulator/pages.js';
 import { callbackOf, messageOf } from '../helpers/consent.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
-import { KEY } from '../helpers/emulator.js';
+import { emulatorApi } from '../helpers/emulator.js';
 import { cspNonce, element, row } from '../helpers/pages.js';
 import { APP_NAME } from '../helpers/seed-docs.js';
 
@@ -25,12 +25,10 @@ describe('emulator popup pages', () => {
     assert.deepEqual(contract.violations, [], 'every answer validates against openapi.yaml');
   });
   // Every answer of an operation is checked against openapi.yaml on its way through.
-  const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    contract.fetch(`${path.startsWith('http') ? '' : info.baseUrl}${path}`, {
-      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...KEY, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
+  const api = emulatorApi(
+    () => info,
+    (url, init) => contract.fetch(url, init),
+  );
   const json = async (path: string, init?: { method?: string; body?: unknown }) => {
     const response = await api(path, init);
     assert.equal(response.status, 200, path);

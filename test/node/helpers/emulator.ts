@@ -61,3 +61,31 @@ export async function withEmulator(
     await emulator.close();
   }
 }
+
+/** What a call of the emulator's API may carry: a body (sent as JSON, and then a POST unless `method` says), extra headers, and the search API instead of the main one. */
+export interface ApiInit {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  search?: boolean;
+}
+
+/**
+ * Calls the emulator's API with the seed's key; `at` gives the addresses once the emulator listens, `via` the fetch
+ * to call through (one that checks every answer against openapi.yaml, say). An absolute URL is called as it is.
+ */
+export function emulatorApi(
+  at: () => { baseUrl: string; searchUrl: string },
+  via: (url: string, init: RequestInit) => Promise<Response> = fetch,
+) {
+  return (path: string, init: ApiInit = {}) =>
+    via(`${path.startsWith('http') ? '' : init.search ? at().searchUrl : at().baseUrl}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        ...KEY,
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+}
