@@ -12,8 +12,11 @@ export const AREAS = {
       'src/shared/**/*.ts',
       '!src/shared/schema.ts',
       '!src/shared/types.ts',
-      // The handler's and the emulator's JSON bounds: mutated with the server, whose tests exercise it.
+      // The JSON bounds, the URL rule and the provider's browser view: mutated with the server, whose tests
+      // exercise them (the element's are browser tests, which Stryker does not run).
       '!src/shared/json.ts',
+      '!src/shared/url.ts',
+      '!src/shared/provider.ts',
       '!src/api/index.ts',
     ],
     // Every file of test/node/api but the run against the emulator (api/emulator.test.ts), and test/node/shared.
@@ -27,7 +30,14 @@ export const AREAS = {
     ],
   },
   server: {
-    mutate: ['src/server/**/*.ts', 'src/http/**/*.ts', 'src/shared/json.ts', '!src/server/index.ts'],
+    mutate: [
+      'src/server/**/*.ts',
+      'src/http/**/*.ts',
+      'src/shared/json.ts',
+      'src/shared/url.ts',
+      'src/shared/provider.ts',
+      '!src/server/index.ts',
+    ],
     // Every file of test/node/server and test/node/http but the body-read deadline's (http/body-deadline.test.ts),
     // whose 10 s wait would be run again for every mutant of src/http/problem.ts and src/http/node.ts it covers.
     tests: [
