@@ -6,7 +6,17 @@ import { CONSENT_LIFETIME_MS } from '../../../src/emulator/consent.js';
 import { LIMITS } from '../../../src/emulator/limits.js';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
 import { allow, decide } from '../helpers/consent.js';
-import { connectBody, emulatorApi, KEY, manualClock, post, problemOf, withEmulator } from '../helpers/emulator.js';
+import {
+  connectBody,
+  emulatorApi,
+  KEY,
+  manualClock,
+  post,
+  problemOf,
+  withEmulator,
+  connectionVia,
+  consentUrlVia,
+} from '../helpers/emulator.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const TEN_MINUTES = 10 * 60 * 1000;
@@ -121,14 +131,8 @@ describe('emulator consent links and the connections they make', () => {
 
   const api = emulatorApi(() => info);
 
-  async function connect(body: Record<string, unknown>): Promise<string> {
-    const response = await api('/oauth-connect', { body: { projectId: 'demo', consumerRef: 'c', ...body } });
-    assert.equal(response.status, 200, JSON.stringify(body));
-    return response.json();
-  }
-
-  const getConnection = async (id: string, query = '') =>
-    (await api(`/projects/demo/connections/${id}${query}`)).json();
+  const connect = consentUrlVia(api);
+  const getConnection = connectionVia(api);
 
   describe('consent links', () => {
     it('live ten minutes: the link works a millisecond before, and is gone (410) at the tenth minute', async () => {

@@ -11,7 +11,7 @@ import { PROVIDERS } from '../../../src/emulator/providers.js';
 import { seedState } from '../../../src/emulator/seed.js';
 import type { EmulatorState } from '../../../src/emulator/store.js';
 import { allow } from '../helpers/consent.js';
-import { emulatorApi, KEY } from '../helpers/emulator.js';
+import { emulatorApi, KEY, connectionVia, consentUrlVia } from '../helpers/emulator.js';
 
 const START = Date.parse('2026-06-01T12:00:00Z');
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -411,14 +411,8 @@ describe('emulator operations over time: token refresh and what each answers', (
 
   const api = emulatorApi(() => info);
 
-  async function connect(body: Record<string, unknown>): Promise<string> {
-    const response = await api('/oauth-connect', { body: { projectId: 'demo', consumerRef: 'c', ...body } });
-    assert.equal(response.status, 200, JSON.stringify(body));
-    return response.json();
-  }
-
-  const getConnection = async (id: string, query = '') =>
-    (await api(`/projects/demo/connections/${id}${query}`)).json();
+  const connect = consentUrlVia(api);
+  const getConnection = connectionVia(api);
 
   describe('token refresh', () => {
     it('refreshes an expired token exactly at its expiry, keeping the refresh token and restarting verification', async () => {

@@ -89,3 +89,17 @@ export function emulatorApi(
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
 }
+
+/** oauth-connect in the demo project for consumer `c` through `api` (see emulatorApi): asserts a 200, returns the consent URL. */
+export function consentUrlVia(api: ReturnType<typeof emulatorApi>) {
+  return async (body: Record<string, unknown>): Promise<string> => {
+    const response = await api('/oauth-connect', { body: { projectId: 'demo', consumerRef: 'c', ...body } });
+    assert.equal(response.status, 200, JSON.stringify(body));
+    return response.json();
+  };
+}
+
+/** A connection of the demo project through `api`, as its JSON (`query` such as `?includeCreds=true`). */
+export function connectionVia(api: ReturnType<typeof emulatorApi>) {
+  return async (id: string, query = '') => (await api(`/projects/demo/connections/${id}${query}`)).json();
+}
