@@ -14,9 +14,8 @@ import {
   waitPopup,
   watch,
   type CapturedPopups,
+  statusText,
 } from './helpers.js';
-
-const status = (el: ConnectProvider) => el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!.textContent;
 
 async function make(template = html`<connect-provider endpoint="/api/connect" provider="slack"></connect-provider>`) {
   const el = (await fixture(template)) as ConnectProvider;
@@ -83,13 +82,13 @@ describe('<connect-provider> controls', () => {
       console.warn = real;
     }
     await el.updateComplete;
-    const before = status(el);
+    const before = statusText(el);
     expect(el.error?.code).to.equal('invalid_config');
     el.addEventListener('connect-start', (e) => e.preventDefault());
     await userClick(el);
     await el.updateComplete;
     expect(el.error?.code, 'the last error stays').to.equal('invalid_config');
-    expect(status(el)).to.equal(before);
+    expect(statusText(el)).to.equal(before);
   });
 
   it("should close the flow's popup and cancel when the page goes away (pagehide)", async () => {

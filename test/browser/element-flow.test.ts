@@ -20,6 +20,7 @@ import {
   watch,
   freshSessionEachTest,
   type CapturedPopups,
+  statusText,
 } from './helpers.js';
 
 async function make(
@@ -27,8 +28,6 @@ async function make(
 ) {
   return (await fixture(template)) as ConnectProvider;
 }
-
-const status = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=status]')!.textContent;
 
 describe('a connect flow', () => {
   let popups: CapturedPopups;
@@ -62,7 +61,7 @@ describe('a connect flow', () => {
       expect(w.terminals()).to.have.length(1);
       expect(held(el)).to.equal(0);
       expect(button(el).getAttribute('aria-busy')).to.equal('false');
-      expect(status(el)).to.equal('Connected to Salesforce');
+      expect(statusText(el)).to.equal('Connected to Salesforce');
     });
 
     it("should return the running flow's promise from start(), resolving with the working connection", async () => {
@@ -122,7 +121,7 @@ describe('a connect flow', () => {
       expect(error).to.be.instanceOf(ConnectError);
       expect(error.code).to.equal('bad_credentials');
       expect(el.error!.code).to.equal('bad_credentials');
-      expect(status(el)).to.equal('Salesforce did not accept the sign-in. Please try again.');
+      expect(statusText(el)).to.equal('Salesforce did not accept the sign-in. Please try again.');
     });
 
     it('should end with authorization_failed on Deny: plain words for the user, the detail in the event', async () => {
@@ -136,7 +135,7 @@ describe('a connect flow', () => {
       expect(end.detail.message).to.equal('The user denied access to Salesforce.');
       expect(el.error!.message).to.equal('The user denied access to Salesforce.');
       expect(el.getAttribute('state')).to.equal('error');
-      expect(status(el)).to.equal('Salesforce access was not granted.');
+      expect(statusText(el)).to.equal('Salesforce access was not granted.');
       expect(held(el)).to.equal(0);
     });
   });

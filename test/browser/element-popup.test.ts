@@ -19,6 +19,7 @@ import {
   watch,
   freshSessionEachTest,
   type CapturedPopups,
+  statusText,
 } from './helpers.js';
 
 /** The user sees the consent page (and may then close the window). */
@@ -34,8 +35,6 @@ const consentShown = (popup: Window) =>
     'no consent page',
     { timeout: 6000 },
   );
-
-const status = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=status]')!.textContent;
 
 describe('the popup', () => {
   let popups: CapturedPopups;
@@ -67,7 +66,7 @@ describe('the popup', () => {
     expect(blocked.detail.url).to.match(/\/consent\//);
     await el.updateComplete;
     expect(button(el, 'fallback').textContent).to.equal('Open the sign-in window');
-    expect(status(el)).to.equal('The browser blocked the sign-in window.');
+    expect(statusText(el)).to.equal('The browser blocked the sign-in window.');
     await expect(el).to.be.accessible();
     await userClick(el, 'fallback');
     await el.updateComplete;
@@ -128,7 +127,7 @@ describe('the popup', () => {
       await consentShown(popup);
       popup.close();
       await waitUntil(() => el.shadowRoot!.querySelector('[part=stop]'), 'no stop-waiting control', { timeout: 3000 });
-      expect(status(el)).to.equal('Waiting for Salesforce sign-in…');
+      expect(statusText(el)).to.equal('Waiting for Salesforce sign-in…');
       expect(button(el, 'stop').textContent).to.equal('Stop waiting');
       expect(el.state).to.equal('authorizing');
       await expect(el).to.be.accessible();

@@ -19,9 +19,8 @@ import {
   waitPopup,
   watch,
   type CapturedPopups,
+  statusText,
 } from './helpers.js';
-
-const status = (el: ConnectProvider) => el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!.textContent;
 
 async function loaded(el: ConnectProvider): Promise<void> {
   await waitUntil(() => el.hasAttribute('connection-status'), 'no connection-status', { timeout: 5000 });
@@ -42,7 +41,7 @@ describe('<connect-provider> at rest', () => {
     await loaded(el);
     expect(el.getAttribute('connection-status')).to.equal('none');
     await waitUntil(() => button(el).textContent === 'Connect HubSpot', `label: ${button(el).textContent}`);
-    expect(status(el)).to.equal('');
+    expect(statusText(el)).to.equal('');
     expect(el.connection).to.equal(undefined);
   });
 
@@ -54,7 +53,7 @@ describe('<connect-provider> at rest', () => {
     await loaded(el);
     expect(el.getAttribute('connection-status')).to.equal('bad_credentials');
     expect(el.connection!.id).to.equal(id);
-    expect(status(el)).to.equal('HubSpot needs you to sign in again.');
+    expect(statusText(el)).to.equal('HubSpot needs you to sign in again.');
     expect(button(el).textContent).to.equal('Reconnect HubSpot');
     const w = watch(el);
     await userClick(el);
@@ -65,7 +64,7 @@ describe('<connect-provider> at rest', () => {
     expect(end.detail.connection.id, 'the same connection, updated').to.equal(id);
     await el.updateComplete;
     expect(el.getAttribute('connection-status'), 'the rest state follows the outcome').to.equal('working');
-    expect(status(el)).to.equal('Connected to HubSpot');
+    expect(statusText(el)).to.equal('Connected to HubSpot');
   });
 
   it('should read once per endpoint for many elements, and once per provider', async () => {
@@ -106,7 +105,7 @@ describe('<connect-provider> at rest', () => {
     el.addEventListener('connect-disconnect', (e) => heard.push(e.detail.connection.id));
     await userClick(el, 'disconnect');
     await el.updateComplete;
-    expect(status(el)).to.equal('Disconnect Slack?');
+    expect(statusText(el)).to.equal('Disconnect Slack?');
     expect(heard, 'nothing before the confirmation').to.deep.equal([]);
     await userClick(el, 'disconnect');
     await waitUntil(() => heard.length === 1, 'no connect-disconnect');
@@ -147,7 +146,7 @@ describe('<connect-provider> at rest', () => {
     }
     await el.updateComplete;
     expect(el.getAttribute('connection-status')).to.equal('working');
-    expect(status(el)).to.equal('Could not disconnect Slack. Please try again.');
+    expect(statusText(el)).to.equal('Could not disconnect Slack. Please try again.');
     // Kept, not only in the attribute: the element still holds it, offers Reconnect, and a retry disconnects it.
     expect(el.connection?.id, 'the connection is kept').to.equal(id);
     expect(button(el).textContent).to.equal('Reconnect Slack');
@@ -178,7 +177,7 @@ describe('<connect-provider> at rest', () => {
     expect(w.events, 'no flow').to.deep.equal([]);
     expect(popups.popups, 'no popup').to.have.length(0);
     expect(el.shadowRoot!.activeElement).to.equal(input);
-    expect(status(el)).to.contain('Zendesk workspace');
+    expect(statusText(el)).to.contain('Zendesk workspace');
     expect((await serverLog(tag)).filter((r) => r.method === 'POST')).to.deep.equal([]);
     input.value = 'acme';
     input.dispatchEvent(new Event('input'));

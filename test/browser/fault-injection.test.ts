@@ -13,7 +13,16 @@ import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import { seeded } from '../shared/seeded.js';
-import { answerConsent, ended, held, signInFreshGroup, userClick, watch, type Recorded } from './helpers.js';
+import {
+  answerConsent,
+  ended,
+  held,
+  signInFreshGroup,
+  userClick,
+  watch,
+  type Recorded,
+  statusText,
+} from './helpers.js';
 
 const ua = navigator.userAgent;
 const engine = /Firefox\//.test(ua) ? 'firefox' : /Chrome\//.test(ua) ? 'chromium' : 'webkit';
@@ -65,7 +74,6 @@ const REST_AFTER: Record<string, string | undefined> = {
   'connect-success': 'working',
   'error:bad_credentials': 'bad_credentials',
 };
-const statusText = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=status]')!.textContent ?? '';
 
 const outcomes = new Map<string, number>();
 const outcomeOf = (e: Recorded) =>

@@ -202,6 +202,10 @@ export function button(el: ConnectProvider, part = 'button'): HTMLButtonElement 
   return el.shadowRoot!.querySelector<HTMLButtonElement>(`[part="${part}"]`)!;
 }
 
+/** What the status line says. */
+export const statusText = (el: ConnectProvider): string =>
+  el.shadowRoot!.querySelector('[part=status]')!.textContent ?? '';
+
 /** What the element's current flow still holds (timers, requests, listeners), through the documented test hook. */
 export function held(el: ConnectProvider): number {
   return el.held;
