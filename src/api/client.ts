@@ -259,22 +259,20 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       try {
         return await attempt(call, signal);
       } catch (error) {
-        if (attemptNo >= retry.retries) throw error;
-        let wait: number | undefined;
-        if (error instanceof ProblemError) {
-          if (!isRetryableProblem(error)) throw error;
-          if (error.retryAfterMs !== undefined) {
-            if (error.retryAfterMs > retry.maxRetryAfterMs) throw error;
-            wait = error.retryAfterMs;
-          }
-        } else if (error instanceof PlatformRequestError) {
-          if (error.code === 'invalid_response' || !idempotent) throw error;
-        } else {
-          throw error;
-        }
+        if (attemptNo >= retry.retries || !worthRetrying(error, idempotent)) throw error;
+        const wait = error instanceof ProblemError ? error.retryAfterMs : undefined;
         await sleep(wait ?? backoffDelay(attemptNo, { baseMs: retry.minDelayMs, maxMs: retry.maxDelayMs }), signal);
       }
     }
+  }
+
+  /** A problem the platform did not act on, within the wait allowed; a lost answer when sending twice is safe. */
+  function worthRetrying(error: unknown, idempotent: boolean): boolean {
+    if (error instanceof ProblemError) {
+      return isRetryableProblem(error) && (error.retryAfterMs ?? 0) <= retry.maxRetryAfterMs;
+    }
+    // Anything else (the caller's abort, a call refused before sending) is thrown as it is.
+    return error instanceof PlatformRequestError && error.code !== 'invalid_response' && idempotent;
   }
 
   const project = (p: ProjectParams) => ({ projectIdOrName: p.projectIdOrName });

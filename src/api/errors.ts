@@ -41,15 +41,13 @@ export class ProblemError extends PlatformError {
   constructor(problem: Problem & { status: number }, retryAfterMs?: number) {
     const title = problem.title ?? statusTitle(problem.status);
     super(problem.detail ? `${problem.status} ${title}: ${problem.detail}` : `${problem.status} ${title}`);
+    for (const key of FIELDS) {
+      if (key in problem) (this as Record<string, unknown>)[key] = (problem as Record<string, unknown>)[key];
+    }
     this.problem = problem;
     this.type = problem.type ?? 'about:blank';
     this.title = title;
     this.status = problem.status;
-    for (const key of FIELDS) {
-      if (key in problem && key !== 'type' && key !== 'title' && key !== 'status') {
-        (this as Record<string, unknown>)[key] = (problem as Record<string, unknown>)[key];
-      }
-    }
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
   }
 
@@ -166,7 +164,7 @@ export async function problemFromResponse(response: Response): Promise<ProblemEr
     try {
       body = JSON.parse(text);
     } catch {
-      body = undefined;
+      // not JSON after all: the text becomes the detail below
     }
     problem = normalizeProblem(body, response.status);
     if (body === undefined && text.trim()) problem.detail = text.trim().slice(0, MAX_TEXT_DETAIL);

@@ -684,7 +684,10 @@ describe('createPlatformClient: edges', () => {
     await assert.rejects(
       client({ retry: false, timeoutMs: 50 }).listIntegrations({ projectIdOrName: 'p' }),
       (error: PlatformRequestError) =>
-        error.code === 'timeout' && error.cause instanceof DOMException && error.cause.name === 'TimeoutError',
+        error.code === 'timeout' &&
+        error.cause instanceof DOMException &&
+        error.cause.name === 'TimeoutError' &&
+        error.cause.message === 'no answer within 50 ms',
     );
   });
 
@@ -739,8 +742,26 @@ describe('createPlatformClient: edges', () => {
     await assert.rejects(answering('7'.repeat(150)).oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }), {
       message: `expected a URL from the platform, got ${'7'.repeat(100)}`,
     });
-    await assert.rejects(answering('"x').oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }), {
-      message: 'the answer of the platform is not JSON',
-    });
+    await assert.rejects(
+      answering('"x').oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }),
+      (error: PlatformRequestError) =>
+        error.message === 'the answer of the platform is not JSON' && error.cause instanceof SyntaxError,
+    );
+  });
+
+  it('takes an empty answer to a URL operation as no URL', async () => {
+    answers = [{ headers: { 'content-type': 'text/plain', 'content-length': '0' }, body: '' }];
+    await assert.rejects(
+      client().oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }),
+      (error: PlatformRequestError) =>
+        error.code === 'invalid_response' && /^expected a URL from .*, got $/.test(error.message),
+    );
+  });
+
+  it('throws a call refused before sending at once, without waiting to retry it', async () => {
+    // An hour between attempts, and a signal that gives up after 5 s: a retried refusal ends in its TimeoutError.
+    const slow = client({ retry: { retries: 3, minDelayMs: 3_600_000, maxDelayMs: 3_600_000 } });
+    await assert.rejects(slow.getProject({ projectIdOrName: '' }, { signal: AbortSignal.timeout(5000) }), TypeError);
+    assert.equal(server.requests.length, 0);
   });
 });

@@ -2,8 +2,8 @@
 // error answer (RFC 9457 members kept by type, a text or HTML detail, Retry-After).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { PlatformRequestError, ProblemError } from '../../../src/api/index.js';
-import { normalizeProblem, problemFromResponse } from '../../../src/api/errors.js';
+import { PlatformError, PlatformRequestError, ProblemError } from '../../../src/api/index.js';
+import { MAX_ERROR_BODY_BYTES, normalizeProblem, problemFromResponse } from '../../../src/api/errors.js';
 
 describe('ProblemError', () => {
   it('says status and title, and the detail when there is one', () => {
@@ -39,6 +39,7 @@ describe('ProblemError', () => {
   it('names its errors, for the logs that print them', () => {
     assert.equal(new PlatformRequestError('network', 'x').name, 'PlatformRequestError');
     assert.equal(new ProblemError({ status: 500 }).name, 'ProblemError');
+    assert.equal(new PlatformError('x').name, 'PlatformError');
   });
 });
 
@@ -65,6 +66,7 @@ describe('normalizeProblem', () => {
         issues: [
           { type: 't', title: 'ti', in: 'query', name: 'n', value: 0, detail: 'd' },
           { detail: 7, value: undefined },
+          { detail: 'no value' },
           'junk',
           null,
           [1],
@@ -75,6 +77,7 @@ describe('normalizeProblem', () => {
     assert.deepEqual(problem.issues, [
       { type: 't', title: 'ti', in: 'query', name: 'n', value: 0, detail: 'd' },
       { detail: '', value: undefined },
+      { detail: 'no value' },
     ]);
   });
 
@@ -152,5 +155,69 @@ describe('problemFromResponse', () => {
       new Response('<p>Service</p><p>down</p>', { status: 500, headers: { 'content-type': 'text/html' } }),
     );
     assert.equal(page.detail, 'Service down');
+  });
+
+  it('reads a JSON problem by its content type even when the body is not an object', async () => {
+    // JSON, but no problem object: the status speaks, the raw text does not become the detail.
+    const array = await problemFromResponse(response('[1]', 500, { 'content-type': 'application/problem+json' }));
+    assert.equal(array.detail, undefined);
+    assert.equal(array.message, '500 Internal Server Error');
+  });
+
+  it('reads an object body after blanks as JSON, and a brace later in a page as text', async () => {
+    const padded = await problemFromResponse(response(' \n {"detail":"d"}', 400, { 'content-type': 'text/plain' }));
+    assert.equal(padded.detail, 'd');
+    const page = await problemFromResponse(response('<p>bad {x}</p>', 400, { 'content-type': 'text/html' }));
+    assert.equal(page.detail, 'bad {x}');
+  });
+
+  it('has no detail when the answer has no body at all', async () => {
+    const none = await problemFromResponse(new Response(null, { status: 503 }));
+    assert.equal(none.detail, undefined);
+    assert.equal(none.message, '503 Service Unavailable');
+  });
+
+  /** A body sent in `size`-byte chunks: `text`, then `tail` forever when it is given (the stream never ends). */
+  const chunked = (text: string, size: number, tail?: string) => {
+    const bytes = new TextEncoder().encode(text);
+    let at = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (at < bytes.length) {
+          controller.enqueue(bytes.slice(at, at + size));
+          at += size;
+        } else if (tail !== undefined) controller.enqueue(new TextEncoder().encode(tail));
+        else controller.close();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    return { body, cancelled: () => cancelled };
+  };
+
+  it(`reads at most ${MAX_ERROR_BODY_BYTES} bytes of an error body and cancels the rest, even when it never ends`, async () => {
+    // A problem of exactly the limit, in chunks that do not divide it, then bytes that are not JSON, forever.
+    const head = '{"detail":"d","pad":"';
+    const problem = `${head}${'p'.repeat(MAX_ERROR_BODY_BYTES - head.length - 2)}"}`;
+    assert.equal(problem.length, MAX_ERROR_BODY_BYTES);
+    const stream = chunked(`${problem}${'x'.repeat(5000)}`, 1000, 'garbage');
+    const error = await problemFromResponse(
+      new Response(stream.body, { status: 500, headers: { 'content-type': 'application/json' } }),
+    );
+    assert.equal(error.detail, 'd', 'the limit cuts the body exactly after the problem');
+    assert.ok(stream.cancelled(), 'the rest of the body is cancelled');
+  });
+
+  it('reads a problem that comes in many chunks whole, with a character split between two chunks', async () => {
+    const problem = JSON.stringify({ detail: `${'é'.repeat(2000)}!`, title: 'Café' });
+    const stream = chunked(problem, 7);
+    const error = await problemFromResponse(
+      new Response(stream.body, { status: 400, headers: { 'content-type': 'application/json' } }),
+    );
+    assert.equal(error.detail, `${'é'.repeat(2000)}!`);
+    assert.equal(error.title, 'Café');
+    assert.equal(stream.cancelled(), false, 'a body under the limit is read to its end');
   });
 });
