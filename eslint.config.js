@@ -54,6 +54,32 @@ export default tseslint.config(
       'wc/guard-super-call': 'off',
     },
   },
+  // Imports go one way: element -> shared; api (the platform client) -> shared; http -> shared;
+  // emulator -> http -> shared; server -> api, http -> shared. Nothing imports the package's own
+  // entry points from inside src.
+  ...Object.entries({
+    shared: ['api', 'element', 'emulator', 'http', 'server'],
+    element: ['api', 'emulator', 'http', 'server'],
+    api: ['element', 'emulator', 'http', 'server'],
+    http: ['api', 'element', 'emulator', 'server'],
+    emulator: ['api', 'element', 'server'],
+    server: ['element', 'emulator'],
+  }).map(([folder, banned]) => ({
+    files: [`src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(?:\\.\\./)+(?:${banned.join('|')})/`,
+              message: `src/${folder} does not import from src/${banned.join(', src/')}: see docs/architecture.md.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // Tests use chai's property assertions (`expect(x).to.be.true`).
     files: ['test/**/*.ts'],

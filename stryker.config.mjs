@@ -118,7 +118,6 @@ export const AREAS = {
       'test/node/emulator/pages.test.ts',
       'test/node/emulator/providers.test.ts',
       'test/node/emulator/store.test.ts',
-      'test/node/emulator/structure.test.ts',
       'test/node/openapi.test.ts',
     ],
   },
