@@ -1,5 +1,6 @@
 // RFC 9457 Problem Details: parsing answers into errors the caller can act on.
 import type { Problem, ProblemIssue } from '../shared/types.js';
+import { isRecord } from '../shared/json.js';
 import { parseRetryAfter } from '../shared/retry.js';
 import { statusTitle } from '../shared/problem.js';
 
@@ -85,10 +86,6 @@ const STRING_FIELDS = [
   'retryAfter',
 ] as const;
 const FIELDS = [...STRING_FIELDS, 'status', 'causes', 'retryable', 'context', 'issues'] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Keeps the members of a parsed body that have the types RFC 9457 and the

@@ -1,7 +1,7 @@
 // The emulator's one error handler: whatever a request's route threw becomes
 // an RFC 9457 problem (JSON), or an HTML error page for a browser on the
 // consent pages. No answer echoes a request whole, nor shows a stack.
-import { HttpProblem, problemResponse, type ProblemInit } from '../http/problem.js';
+import { clientClosed, HttpProblem, problemResponse, type ProblemInit } from '../http/problem.js';
 import { isClientGone } from '../http/client-gone.js';
 import { statusTitle } from '../shared/problem.js';
 import { boundIssue, cut, LIMITS } from './limits.js';
@@ -24,7 +24,7 @@ export function problemOf(error: unknown, request: Request): HttpProblem {
   if (error instanceof HttpProblem) return error;
   if (request.signal.aborted || isClientGone(error)) {
     // The client went away mid-body: its doing, not the emulator's; nobody is left to read the answer.
-    return new HttpProblem({ status: 499, title: 'Client Closed Request', detail: 'the request was cut off' });
+    return clientClosed('the request was cut off');
   }
   console.error('[emulator] internal error', error);
   return new HttpProblem({ status: 500, detail: 'the emulator failed to answer this request' });

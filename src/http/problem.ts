@@ -68,6 +68,11 @@ export class HttpProblem extends Error {
   }
 }
 
+/** The client went away (before or while its request was served): 499, its doing, never a failure to report. */
+export function clientClosed(detail: string): HttpProblem {
+  return new HttpProblem({ status: 499, title: 'Client Closed Request', detail });
+}
+
 /** Options of a body read. */
 export interface BodyReadOptions {
   /** The whole body must have arrived within this many ms of the read's start, else 408. */

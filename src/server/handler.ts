@@ -4,13 +4,13 @@
 // (identify.ts) and served (operations.ts); whatever fails on the way becomes
 // one RFC 9457 problem in `answer`'s error handler.
 import { answerResponse, type Answer } from '../http/answer.js';
-import { HttpProblem, instanceOf, problemAnswer } from '../http/problem.js';
+import { clientClosed, HttpProblem, instanceOf, problemAnswer } from '../http/problem.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
 import { identify } from './identify.js';
 import type { HandlerContext } from './operations.js';
 import { resolveOptions, type ConnectHandlerOptions } from './options.js';
 import { createPlatform } from './platform.js';
-import { clientClosed, describeThrown, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
+import { describeThrown, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
 import { createReporter } from './report.js';
 import { enabledRoutes, findRoute } from './routes.js';
 import { createScrubber } from './scrub.js';

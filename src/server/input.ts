@@ -2,7 +2,7 @@
 // path, each checked and bounded, so nothing a browser sends reaches the
 // platform unchecked or makes the handler fail.
 import { HttpProblem } from '../http/problem.js';
-import { jsonBeyond } from '../shared/json.js';
+import { isRecord, jsonBeyond } from '../shared/json.js';
 import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
 import { HANDLER_PROBLEM_TYPES } from './problems.js';
 
@@ -52,10 +52,6 @@ export function invalid(name: string, detail: string, value?: unknown): HttpProb
   });
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Checks providerMetadata's depth, entry count and size; returns a reason, or null when it fits. */
 function metadataProblem(metadata: Record<string, unknown>): string | null {
   const beyond = jsonBeyond(metadata, METADATA_LIMITS);
@@ -69,7 +65,7 @@ function metadataProblem(metadata: Record<string, unknown>): string | null {
 
 /** Checks the browser's oauth-connect body; returns the fields forwarded to the platform. */
 export function parseConnectBody(body: unknown, providers: ReadonlySet<string> | undefined): ConnectFields {
-  if (!isPlainObject(body)) throw invalid('(root)', 'must be a JSON object');
+  if (!isRecord(body)) throw invalid('(root)', 'must be a JSON object');
   const { provider } = body;
   if (typeof provider !== 'string' || provider.trim() === '') throw invalid('provider', 'is required', provider);
   if (provider.length > MAX_FIELD_LENGTH) throw invalid('provider', 'is too long');
@@ -99,7 +95,7 @@ export function parseConnectBody(body: unknown, providers: ReadonlySet<string> |
   }
   const metadata = body.providerMetadata;
   if (metadata !== undefined && metadata !== null) {
-    if (!isPlainObject(metadata)) throw invalid('providerMetadata', 'must be an object');
+    if (!isRecord(metadata)) throw invalid('providerMetadata', 'must be an object');
     const reason = metadataProblem(metadata);
     if (reason) throw invalid('providerMetadata', reason);
     fields.providerMetadata = metadata;

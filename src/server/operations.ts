@@ -1,6 +1,6 @@
 // What each connect route does, once routes.ts has matched it and the caller
 // is identified: read the browser's input, ask the platform, shape the answer.
-import { jsonAnswer, HttpProblem, readJsonBody } from '../http/problem.js';
+import { clientClosed, jsonAnswer, HttpProblem, readJsonBody } from '../http/problem.js';
 import type { Answer } from '../http/answer.js';
 import { isClientGone } from '../http/client-gone.js';
 import type { Connection } from '../shared/types.js';
@@ -15,7 +15,7 @@ import {
 import type { ConnectUser } from './options.js';
 import type { Platform } from './platform.js';
 import { isUsableUrl } from './platform-url.js';
-import { clientClosed, notFound, ServerFault, unusableUrlProblem } from './problems.js';
+import { notFound, ServerFault, unusableUrlProblem } from './problems.js';
 
 /** How long the browser may take to send its whole body (408 after). */
 export const BODY_DEADLINE_MS = 10_000;

@@ -44,11 +44,6 @@ export function notFound(detail: string): HttpProblem {
   return new HttpProblem({ status: 404, detail });
 }
 
-/** The browser went away (before or while its request was served): 499. */
-export function clientClosed(detail: string): HttpProblem {
-  return new HttpProblem({ status: 499, title: 'Client Closed Request', detail });
-}
-
 /** A 502 that tells the app's developer the handler's options point at the wrong place. */
 export function misconfiguredProblem(): HttpProblem {
   return new HttpProblem({

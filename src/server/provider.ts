@@ -3,15 +3,12 @@
 // bounded length, URLs only when the browser may load them. Anything else the
 // platform sends (its token and auth URLs, labels, other metadata, fields a
 // future version adds) stays on the server.
+import { isRecord } from '../shared/json.js';
 import type { BrowserProvider, ProviderInput, ProviderMediaUrls } from '../shared/provider.js';
 import { isUsableUrl } from './platform-url.js';
 
 /** Bounds of the answer, so a hostile platform cannot make it large. */
 export const PROVIDER_LIMITS = { name: 128, text: 1024, url: 2048, inputs: 20 } as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function field(value: unknown, key: string): unknown {
   return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;

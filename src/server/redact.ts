@@ -4,12 +4,10 @@
 // The copy keeps the original's class (instanceof, name) and shape; a value
 // that holds no key (as far as can be seen) is handed on as it is.
 
+import { escapeRegExp } from './scrub.js';
+
 const REDACTED = '[redacted]';
 const MAX_DEPTH = 8;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** Builds the redaction of one API key. */
 export function createRedactor(apiKey: string): <T>(value: T) => T {

@@ -18,7 +18,8 @@ const MAX_TEXT = 500;
  */
 export const SCRUB_LIMITS = { scanText: 8192, keepText: 4096 } as const;
 
-function escapeRegExp(text: string): string {
+/** `text` as a pattern that matches it literally. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 

@@ -2,6 +2,11 @@
 // million levels deep cannot overflow the stack): the handler's and the
 // emulator's one walker.
 
+/** A JSON object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * Which bound a parsed JSON value breaks first, walking it depth first: 'depth' for an array or object nested deeper
  * than `depth` levels (the value itself is level 1, a scalar none), 'entries' for more than `entries` keys and array
