@@ -277,7 +277,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 
   const project = (p: ProjectParams) => ({ projectIdOrName: p.projectIdOrName });
 
-  // Every operation in one line: its idempotence, its openapi-fetch call and how its answer is read.
+  // Every operation as one entry: its idempotence, its openapi-fetch call and how its answer is read.
   return {
     listInvites: (p, o) =>
       send(true, o, (i) => json(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i }))),

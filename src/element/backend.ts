@@ -1,4 +1,4 @@
-// Internal: requests to the host backend's connect routes (DESIGN section 3):
+// Internal: requests to the host backend's connect routes (docs/server.md):
 // one attempt, its answer read as JSON, a failure thrown as a BackendError
 // that says whether to try again and when.
 import type { Connection, Problem } from '../shared/types.js';

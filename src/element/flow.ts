@@ -421,7 +421,7 @@ export class Flow {
       this.#host.warn(
         `${this.#config.endpoint} could not be reached: on another origin, the handler must list this page's origin in allowedOrigins (CORS); else check the endpoint attribute`,
       );
-    // Retries given up on: network_error (DESIGN), with what the backend said when it answered.
+    // Retries given up on: network_error (docs/element.md's error codes), with what the backend said when it answered.
     this.fail(error.retryable ? 'network_error' : error.code, error.message, error.problem);
   }
 

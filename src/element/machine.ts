@@ -53,7 +53,7 @@ export const isFinal = (state: FlowState): boolean => Object.keys(MACHINE[state]
 /** A flow that runs (a click then does nothing). */
 export const isBusy = (state: FlowState): boolean => state !== 'idle' && !isFinal(state);
 
-/** The public `state` (DESIGN section 2): the two waiting states read `authorizing`. */
+/** The public `state` (docs/element.md): the two waiting states read `authorizing`. */
 export type ConnectState = Exclude<FlowState, 'blocked' | 'severed'>;
 
 export function publicState(state: FlowState): ConnectState {

@@ -1,6 +1,6 @@
 // Internal: the flow's popup window: opened inside the click, centred on the
 // opener, told what is happening while the URL is fetched, and read for the
-// platform's completion message (research/platform-facts.md).
+// platform's completion message (docs/choices.md).
 
 let popups = 0;
 

@@ -9,9 +9,6 @@ import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type ProviderInfo } from './providers.js';
 import { issueTokens, newId, type ConsentSession } from './store.js';
 
-// The problem types were defined here first; tests import them from here.
-export { PROBLEM_TYPES } from './context.js';
-
 export const CONSENT_LIFETIME_MS = 10 * 60 * 1000;
 
 export type NewConsent = Omit<ConsentSession, 'id' | 'createTime' | 'expiresAt'>;

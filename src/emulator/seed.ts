@@ -1,11 +1,11 @@
-// The fixed seed data the emulator starts from (documented in the README).
+// The fixed seed data the emulator starts from (documented in docs/emulator.md).
 import type { ProviderApp } from '../shared/types.js';
 import { PROVIDERS } from './providers.js';
 import { newTokenSecret, type EmulatorState } from './store.js';
 
 const SEED_TIME = '2026-01-15T09:00:00.000Z';
 
-/** The fixed seed data documented in the README. */
+/** The fixed seed data documented in docs/emulator.md. */
 export function seedState(): EmulatorState {
   const projectId = 'proj_demo';
   const providerApps: ProviderApp[] = PROVIDERS.map((p) => ({

@@ -1,6 +1,6 @@
 // An HTTP answer before it becomes a Response: status, lower-case headers and a
-// text body. The handler and the emulator build answers; answerResponse turns
-// each into the Response their Web-standard entry returns.
+// text body. The handler's routes build answers; answerResponse turns each
+// into the Response its Web-standard entry returns.
 
 export interface Answer {
   status: number;

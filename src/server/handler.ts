@@ -2,7 +2,7 @@
 // browser's <connect-provider> and the platform. Each request passes the
 // host and origin checks (guard.ts), is routed (routes.ts), identified
 // (identify.ts) and served (operations.ts); whatever fails on the way becomes
-// one RFC 9457 problem in `answer`'s error handler.
+// one RFC 9457 problem in route()'s one catch.
 import { answerResponse, type Answer } from '../http/answer.js';
 import { clientClosed, HttpProblem, instanceOf, problemAnswer } from '../http/problem.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
@@ -14,11 +14,6 @@ import { describeThrown, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.j
 import { createReporter } from './report.js';
 import { enabledRoutes, findRoute } from './routes.js';
 import { createScrubber } from './scrub.js';
-
-export type { ConnectHandlerErrorInfo, ConnectHandlerOptions, ConnectUser } from './options.js';
-export type { ConnectUrlAnswer } from './operations.js';
-export { BODY_DEADLINE_MS } from './operations.js';
-export { PROVIDER_CACHE } from './provider-cache.js';
 
 export type ConnectHandler = (request: Request) => Promise<Response>;
 

@@ -1,4 +1,4 @@
-// Every route the connect handler serves (DESIGN.md section 3), in one table.
+// Every route the connect handler serves (docs/server.md, "The routes"), in one table.
 // A path is matched by its end, so the handler serves under any prefix; the
 // first pattern that matches names the resource, and the request's method
 // picks its operation among that resource's routes (405 for another method).

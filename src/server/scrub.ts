@@ -12,9 +12,9 @@ export interface Scrubber {
 const REDACTED = '[redacted]';
 const MAX_TEXT = 500;
 /**
- * Bounds of the work on one text: the key is looked for in its first SCAN_TEXT characters (plus the longest form of
- * the key, so a key that starts before the cut is hidden whole), and everything after SCAN_TEXT is dropped; the
- * other rules then see at most KEEP_TEXT characters. Every pattern is linear, so a text of any size costs the same.
+ * Bounds of the work on one text: the key is looked for in its first `scanText` characters (plus the longest form
+ * of the key, so a key that starts before the cut is hidden whole), and everything after `scanText` is dropped; the
+ * other rules then see at most `keepText` characters. Every pattern is linear, so a text of any size costs the same.
  */
 export const SCRUB_LIMITS = { scanText: 8192, keepText: 4096 } as const;
 

@@ -8,9 +8,6 @@ import { HttpProblem } from '../http/problem.js';
 import { describeThrown, firstLine, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
 import type { Scrubber } from './scrub.js';
 
-// index.ts exports the problem types from here.
-export { HANDLER_PROBLEM_TYPES } from './problems.js';
-
 const MAX_ISSUES = 20;
 
 /** The browser's own value at an issue's `name` (`a.b`, `a[0]`, `/a/b` or `body.a`), if it sent one. */

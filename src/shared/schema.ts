@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * List connections (beyond the seed)
-         * @description Beyond the seed's 13 operations: the real service's list-connections operation, which its own clients call around the OAuth flow (`research/platform-facts.md`). The filters are exact matches and combine; the answer is the whole list, oldest first.
+         * @description Beyond the seed's 13 operations: the real service's list-connections operation, which its own clients call around the OAuth flow. The filters are exact matches and combine; the answer is the whole list, oldest first.
          */
         get: operations["listConnections"];
         put?: never;

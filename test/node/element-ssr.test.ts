@@ -1,3 +1,5 @@
+// The element's entry points on a server (SSR frameworks import them there): they import without a DOM, register
+// the tag at most once, and the React wrapper imports too.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 

@@ -1,3 +1,5 @@
+// src/api/openapi.yaml, the one source of the API's types and of the emulator's validation: a valid OpenAPI 3.1
+// document that holds the spec's operations, and the generated src/shared/schema.ts up to date with it.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,5 @@
+// The code of README.md and docs/*.md: each named example runs against a real emulator, and every other code block
+// is either checked by a test here or is a region of a type-checked fixture or of a built example app.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

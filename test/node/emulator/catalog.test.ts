@@ -10,7 +10,7 @@ import { allow } from '../helpers/consent.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { emulatorApi } from '../helpers/emulator.js';
 import { element, row } from '../helpers/pages.js';
-import { APP_NAME, documented, ORG, PROJECT_ID, PROJECT_NAME, README_PROVIDERS } from '../helpers/seed-docs.js';
+import { APP_NAME, documented, ORG, PROJECT_ID, PROJECT_NAME, DOCUMENTED_PROVIDERS } from '../helpers/seed-docs.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const WORKSPACE = '{{.workspace}}';
@@ -57,13 +57,13 @@ describe('emulator catalog and seed data', () => {
   };
 
   describe('providers.ts: the catalog', () => {
-    it('is exactly the providers the README lists, with lower-case unique names, each answered by get-provider', async () => {
+    it('is exactly the providers the documentation lists, with lower-case unique names, each answered by get-provider', async () => {
       assert.deepEqual(
         PROVIDERS.map((p) => p.name),
-        README_PROVIDERS,
+        DOCUMENTED_PROVIDERS,
       );
-      assert.equal(new Set(README_PROVIDERS).size, README_PROVIDERS.length, 'names are unique');
-      for (const name of README_PROVIDERS) {
+      assert.equal(new Set(DOCUMENTED_PROVIDERS).size, DOCUMENTED_PROVIDERS.length, 'names are unique');
+      for (const name of DOCUMENTED_PROVIDERS) {
         assert.match(name, /^[a-z][a-z0-9-]*$/);
         // get-provider takes no credential.
         const response = await contract.fetch(`${info.baseUrl}/providers/${name}`);
@@ -78,7 +78,7 @@ describe('emulator catalog and seed data', () => {
     it('answers absolute https URLs, holding {{.workspace}} exactly when a workspace is required', async () => {
       let workspaceProviders = 0;
       let learntAfter = 0;
-      for (const name of README_PROVIDERS) {
+      for (const name of DOCUMENTED_PROVIDERS) {
         const provider = await json(`/providers/${name}`);
         const opts = provider.oauth2Opts;
         const urls: Array<[string, unknown]> = [
@@ -109,7 +109,7 @@ describe('emulator catalog and seed data', () => {
     it('answers explicitScopesRequired false: oauth-connect takes no scopes (OAuthConnectRequest)', async () => {
       assert.ok(spec.components.schemas.OAuthConnectRequest.properties);
       assert.equal(spec.components.schemas.OAuthConnectRequest.properties.scopes, undefined);
-      for (const name of README_PROVIDERS) {
+      for (const name of DOCUMENTED_PROVIDERS) {
         assert.equal((await json(`/providers/${name}`)).oauth2Opts.explicitScopesRequired, false, name);
       }
     });
@@ -135,7 +135,7 @@ describe('emulator catalog and seed data', () => {
     it("shows each provider's scopes on its consent page, those of its provider app, and grants them", async () => {
       const apps: Array<{ id: string; provider: string; scopes: string[][] }> =
         await json('/projects/demo/provider-apps');
-      for (const name of README_PROVIDERS) {
+      for (const name of DOCUMENTED_PROVIDERS) {
         const provider = await json(`/providers/${name}`);
         const app = apps.find((a) => a.id === `app_${name}`);
         assert.ok(app, `app_${name}`);
@@ -172,8 +172,8 @@ describe('emulator catalog and seed data', () => {
     });
   });
 
-  describe('seed.ts: the seed data the README documents', () => {
-    it('has the org and project the README names', async () => {
+  describe('seed.ts: the seed data docs/emulator.md documents', () => {
+    it('has the org and project the documentation names', async () => {
       const project = await json(`/projects/${PROJECT_NAME}`);
       assert.deepEqual(
         [project.orgId, project.id, project.name, project.appName],
@@ -181,7 +181,7 @@ describe('emulator catalog and seed data', () => {
       );
     });
 
-    it('has the invites, destinations and routes the README names; a webhook has a URL to post to', async () => {
+    it('has the invites, destinations and routes the documentation names; a webhook has a URL to post to', async () => {
       const [org, invites] = documented(/invites of `(\w+)`: ([^;]+);/);
       const expected = [...invites.matchAll(/`(\w+)` \((\w+)\)/g)].map((m) => [m[1], m[2]]);
       const answered = (await json(`/orgs/${org}/invites`)).map((i: { id: string; status: string }) => [
@@ -219,7 +219,7 @@ describe('emulator catalog and seed data', () => {
       );
     });
 
-    it('has the integration and records the README names, each record holding every field it maps', async () => {
+    it('has the integration and records the documentation names, each record holding every field it maps', async () => {
       const [id, provider, group, count, objectName, names, oneObject, oneName, otherGroup, otherObject] = documented(
         /integration `(\w+)` \((\w+)\): group `(\w+)` has (two) `(\w+)` records \(([^)]+)\) and one `(\w+)` \(([^)]+)\); group `(\w+)` one (\w+);/,
       );
@@ -269,10 +269,13 @@ describe('emulator catalog and seed data', () => {
       assert.equal((await search(otherGroup, otherObject)).length, 1);
     });
 
-    it('has the provider apps the README names: one per provider, each with a client of its own', async () => {
+    it('has the provider apps the documentation names: one per provider, each with a client of its own', async () => {
       const apps: Array<{ id: string; provider: string; clientId: string; externalRef?: string }> =
         await json('/projects/demo/provider-apps');
-      assert.deepEqual(apps.map((a) => [a.id, a.provider]).sort(), README_PROVIDERS.map((p) => [`app_${p}`, p]).sort());
+      assert.deepEqual(
+        apps.map((a) => [a.id, a.provider]).sort(),
+        DOCUMENTED_PROVIDERS.map((p) => [`app_${p}`, p]).sort(),
+      );
       for (const app of apps) {
         assert.match(app.clientId, /^\S+$/, `${app.id} clientId`);
         if (app.externalRef !== undefined) assert.match(app.externalRef, /^\S+$/, `${app.id} externalRef`);
@@ -282,7 +285,7 @@ describe('emulator catalog and seed data', () => {
       assert.equal(new Set(refs).size, refs.length, 'external refs tell the apps apart');
     });
 
-    it('has the connection the README names, of the hubspot provider app, holding its scopes and real tokens', async () => {
+    it('has the connection the documentation names, of the hubspot provider app, holding its scopes and real tokens', async () => {
       const [id, groupRef, groupName, consumerRef, provider, status] = documented(
         /connection `(\w+)` of group `(\w+)` \(([^)]+)\), consumer `([\w-]+)`, to `(\w+)`, status `(\w+)`/,
       );

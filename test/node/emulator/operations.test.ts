@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
-import { PROBLEM_TYPES } from '../../../src/emulator/consent.js';
+import { PROBLEM_TYPES } from '../../../src/emulator/context.js';
 import { PROVIDERS } from '../../../src/emulator/providers.js';
 import { seedState } from '../../../src/emulator/seed.js';
 import type { EmulatorState } from '../../../src/emulator/store.js';

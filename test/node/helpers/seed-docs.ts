@@ -4,29 +4,29 @@ import assert from 'node:assert/strict';
 import { documentation } from './readme.js';
 
 /** README.md and docs/*.md, one after the other: the "Seed data" list is in one of them. */
-const readme = [...documentation().values()].join('\n');
+const docs = [...documentation().values()].join('\n');
 
-/** The README's "Seed data" list, on one line. */
+/** The "Seed data" list of docs/emulator.md, on one line. */
 const seedSection = (() => {
-  const start = readme.indexOf('**Seed data**');
-  const end = readme.indexOf('**Operations beyond the seed.**', start);
+  const start = docs.indexOf('**Seed data**');
+  const end = docs.indexOf('**Operations beyond the seed.**', start);
   assert.ok(start >= 0 && end > start, 'the documentation has its "Seed data" list');
-  return readme.slice(start, end).replace(/\s+/g, ' ');
+  return docs.slice(start, end).replace(/\s+/g, ' ');
 })();
 
-/** The captures of what the README's seed list documents; fails when the README no longer says it. */
+/** The captures of what the seed list documents; fails when the documentation no longer says it. */
 export function documented(pattern: RegExp): string[] {
   const match = pattern.exec(seedSection);
-  assert.ok(match, `the README's seed list says ${pattern}`);
+  assert.ok(match, `the documented seed list says ${pattern}`);
   return match.slice(1);
 }
 
-/** The org and project the README names: the project's app name is what its consent pages name. */
+/** The org and project the documentation names: the project's app name is what its consent pages name. */
 export const [ORG, PROJECT_ID, PROJECT_NAME, APP_NAME] = documented(
   /org `(\w+)`; project `(\w+)`, name `(\w+)`, app name `([^`]+)`;/,
 );
 
-/** The provider names the README lists as the catalog. */
-export const README_PROVIDERS = documented(
+/** The provider names the documentation lists as the catalog. */
+export const DOCUMENTED_PROVIDERS = documented(
   /provider apps `app_<provider>` for each provider of the catalog: ([a-z, ]+)\. Any other provider is a 400\./,
 )[0].split(', ');

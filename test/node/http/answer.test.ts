@@ -1,4 +1,4 @@
-// What every answer of the handler carries (src/http/answer.ts): X-Content-Type-Options: nosniff, lower-cased header
+// What every answer of the handler carries (src/server/handler.ts, src/http/answer.ts): X-Content-Type-Options: nosniff, lower-cased header
 // names, and the same answer from a handler the app wraps in its own function.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

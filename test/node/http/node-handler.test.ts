@@ -1,6 +1,6 @@
-// toNodeListener in front of createConnectHandler, as an Express or node:http app mounts it: the Request that
-// authorize() gets is built on first use, the answer is written without a Response, and a browser that goes
-// away stops the flow. Everything here goes through real sockets.
+// toNodeListener in front of createConnectHandler, as an Express or node:http app mounts it: authorize() gets a
+// standard Request with the browser's headers and body, the handler's Response is written back whole, and a
+// browser that goes away stops the flow. Everything here goes through real sockets.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

@@ -67,7 +67,7 @@ describe('createConnectHandler against the emulator', () => {
   });
   after(() => emulator.close());
 
-  describe('the three routes', () => {
+  describe('the connect routes', () => {
     it('answers oauth-connect with the URL and the messageOrigin', async () => {
       const response = await call(handler, '/api/connect/oauth-connect', {
         method: 'POST',

@@ -79,7 +79,7 @@ describe("what of the platform's answers reaches the browser", () => {
   });
   after(() => platform.close());
 
-  describe('URLs (item 1)', () => {
+  describe('URLs', () => {
     const refused = [
       'javascript:alert(document.domain)',
       'data:text/html,<script>alert(1)</script>',
@@ -161,7 +161,7 @@ describe("what of the platform's answers reaches the browser", () => {
     });
   });
 
-  describe('connections (item 2)', () => {
+  describe('connections', () => {
     it('sends the browser only the allow-listed fields, whatever the platform adds', async () => {
       platform.reply = () => ({
         body: {
@@ -245,7 +245,7 @@ describe("what of the platform's answers reaches the browser", () => {
     }
   });
 
-  describe('problems (items 3 and 9)', () => {
+  describe('problems', () => {
     it("rebuilds a 400 from an allow-list: detail and issues scrubbed, values only the browser's own", async () => {
       const forms = leakForms(platform.url);
       platform.reply = () => ({
@@ -417,7 +417,7 @@ describe("what of the platform's answers reaches the browser", () => {
     });
   });
 
-  describe('misconfiguration (item 6)', () => {
+  describe('misconfiguration', () => {
     it('tells a wrong project from a missing connection on get, update and list', async () => {
       let knows = false;
       platform.reply = (request) => {
