@@ -19,7 +19,7 @@ export const AREAS = {
       '!src/shared/provider.ts',
       '!src/api/index.ts',
     ],
-    // Every file of test/node/api but the run against the emulator (api/emulator.test.ts), and test/node/shared.
+    // Every file of test/node/api but the run against the emulator (api/against-emulator.test.ts), and test/node/shared.
     tests: [
       'test/node/api/client.test.ts',
       'test/node/api/client-middleware.test.ts',
@@ -42,7 +42,7 @@ export const AREAS = {
     // whose 10 s wait would be run again for every mutant of src/http/problem.ts and src/http/node.ts it covers.
     tests: [
       'test/node/server/connection.test.ts',
-      'test/node/server/connections.test.ts',
+      'test/node/server/connection-routes.test.ts',
       'test/node/server/handler.test.ts',
       'test/node/server/input.test.ts',
       'test/node/server/options.test.ts',
