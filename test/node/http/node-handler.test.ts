@@ -7,7 +7,12 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
-import { createConnectHandler, toNodeListener, type ConnectHandlerOptions } from '../../../src/server/index.js';
+import {
+  createConnectHandler,
+  toNodeListener,
+  type ConnectHandler,
+  type ConnectHandlerOptions,
+} from '../../../src/server/index.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
@@ -222,6 +227,134 @@ describe('toNodeListener(createConnectHandler(...)) over real sockets', () => {
         false,
         'oauth-update sent for a browser that went away',
       );
+    });
+  });
+});
+
+describe('toNodeListener(createConnectHandler(...)) in front of the emulator, as apps mount it', () => {
+  let emulator: Emulator;
+  let handler: ConnectHandler;
+
+  before(async () => {
+    emulator = createEmulator({ apiKey: API_KEY, verifyDelay: 0 });
+    const { baseUrl } = await emulator.listen();
+    // The app's session: the cookie sid=ada is Ada of acme, who owns the seed's conn_demo.
+    const authorize = (request: Request) =>
+      /(?:^|;\s*)sid=ada(?:;|$)/.test(request.headers.get('cookie') ?? '') ? ADA : null;
+    handler = createConnectHandler({ apiKey: API_KEY, baseUrl, project: 'demo', authorize });
+  });
+  after(() => emulator.close());
+
+  describe('from node:http', () => {
+    it('serves the handler from node:http', async () => {
+      const connect = toNodeListener(handler);
+      const server = createServer((req, res) => connect(req, res));
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/api/connect/oauth-connect`, {
+          method: 'POST',
+          headers: { cookie: 'sid=ada', 'content-type': 'application/json', origin: `http://127.0.0.1:${port}` },
+          body: JSON.stringify({ provider: 'hubspot' }),
+        });
+        assert.equal(response.status, 200);
+        assert.match((await response.json()).url, /\/consent\//);
+        const cross = await fetch(`http://127.0.0.1:${port}/api/connect/connections/conn_demo`, {
+          headers: { cookie: 'sid=ada', origin: 'https://evil.test' },
+        });
+        assert.equal(cross.status, 403);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+  });
+
+  describe('the request line', () => {
+    async function raw(port: number, lines: string[]): Promise<string> {
+      const { connect } = await import('node:net');
+      return new Promise((resolve, reject) => {
+        // Written, not ended: a half-closed socket would abort the request before its answer.
+        const socket = connect(port, '127.0.0.1', () => socket.write(`${lines.join('\r\n')}\r\n\r\n`));
+        let data = '';
+        socket.setTimeout(5000, () => socket.destroy(new Error('no answer')));
+        socket.on('data', (chunk) => (data += chunk));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+    }
+
+    it("routes the request line's path only: a Host header cannot rewrite it", async () => {
+      const seen: string[] = [];
+      const connect = toNodeListener(handler);
+      const server = createServer((req, res) => {
+        seen.push(req.url ?? '');
+        // Path-based middleware in front: only its own prefix reaches the handler (the absolute form too).
+        if (/^(?:http:\/\/[^/]+)?\/api\/connect\//.test(req.url ?? '')) return connect(req, res);
+        res.writeHead(404).end();
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const attacks = [
+          [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}/api/connect/connections/conn_demo#`],
+          [`GET /api/connect/zzz HTTP/1.1`, `Host: 127.0.0.1:${port}/api/connect/connections/conn_demo?`],
+          [
+            `GET /api/connect/zzz HTTP/1.1`,
+            `Host: 127.0.0.1:${port}`,
+            'X-Forwarded-Host: a/api/connect/connections/conn_demo#',
+          ],
+          [`GET /api/connect/zzz/../connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
+          [`GET /api/connect/zzz/%2e%2e/connections/conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
+          [`GET /api/connect/zzz\\..\\connections\\conn_demo HTTP/1.1`, `Host: 127.0.0.1:${port}`],
+        ];
+        for (const lines of attacks) {
+          const answer = await raw(port, [...lines, 'Cookie: sid=ada', 'Connection: close']);
+          assert.match(answer, /^HTTP\/1\.1 400 /, `${lines.join(' | ')}\n${answer}`);
+          assert.ok(!answer.includes('conn_demo"'), answer);
+        }
+        const fine = await raw(port, [
+          'GET /api/connect/connections/conn_demo HTTP/1.1',
+          `Host: 127.0.0.1:${port}`,
+          'Cookie: sid=ada',
+          'Connection: close',
+        ]);
+        assert.match(fine, /^HTTP\/1\.1 200 /);
+        assert.match(fine, /"id":"conn_demo"/);
+        const absolute = await raw(port, [
+          `GET http://evil.test/api/connect/connections/conn_demo HTTP/1.1`,
+          `Host: 127.0.0.1:${port}`,
+          'Cookie: sid=ada',
+          'Connection: close',
+        ]);
+        assert.match(absolute, /^HTTP\/1\.1 200 /, 'the absolute form gives its path only');
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+  });
+
+  describe('after a body parser', () => {
+    it('rebuilds the body that express.json() consumed', async () => {
+      const { default: express } = await import('express');
+      const app = express();
+      app.use(express.json());
+      app.use('/api/connect', toNodeListener(handler));
+      const server = app.listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      const { port } = server.address() as AddressInfo;
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/api/connect/oauth-connect`, {
+          method: 'POST',
+          headers: { cookie: 'sid=ada', 'content-type': 'application/json' },
+          body: JSON.stringify({ provider: 'salesforce' }),
+        });
+        assert.equal(response.status, 200, await response.clone().text());
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
     });
   });
 });

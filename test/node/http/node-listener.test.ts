@@ -436,6 +436,8 @@ describe('toNodeListener (src/http/node.ts)', () => {
       assert.throws(() => toNodeListener(echo, 'x' as never), /toNodeListener options must be an object/);
       assert.throws(() => toNodeListener(null as never), /createConnectHandler returns, got null/);
       assert.throws(() => toNodeListener(5 as never), /createConnectHandler returns, got number/);
+      assert.throws(() => toNodeListener({} as never), /createConnectHandler returns, got object/);
+      assert.throws(() => toNodeListener(echo, { serves: '/api' } as never), /serves must be a function/);
       assert.equal(typeof toNodeListener(echo, { serves: undefined }), 'function');
     },
   );

@@ -21,6 +21,48 @@ describe('createConnectHandler: the TypeError of each unusable option', () => {
       message,
     );
 
+  it('refuses unusable options with a TypeError that names the option', () => {
+    const good = { ...BASE, apiKey: 'k' };
+    const baseUrl = BASE.baseUrl;
+    const cases: Array<[unknown, RegExp]> = [
+      [undefined, /needs an options object/],
+      [{ ...good, apiKey: undefined }, /apiKey is required/],
+      [{ ...good, apiKey: 'key with space' }, /apiKey holds spaces/],
+      [{ ...good, project: '' }, /project is required/],
+      [{ ...good, authorize: 'yes' }, /authorize\(request\) is required/],
+      [{ ...good, baseUrl: 'nope' }, /baseUrl must be an absolute URL/],
+      [{ ...good, baseUrl: 42 }, /baseUrl must be/],
+      [{ ...good, baseUrl: baseUrl.replace(/\/v1$/, '') }, /baseUrl must end in \/v1.*did you mean/],
+      [{ ...good, baseUrl: 'ftp://platform.example/v1' }, /http\(s\)/],
+      [{ ...good, baseUrl: 'https://user:pw@platform.example/v1' }, /credentials/],
+      [{ ...good, providers: 'slack' }, /providers must be an array/],
+      [{ ...good, providers: [] }, /empty array/],
+      [{ ...good, providers: ['slack', 3] }, /provider names/],
+      [{ ...good, allowedOrigins: 'https://spa.example' }, /allowedOrigins must be an array/],
+      [
+        { ...good, allowedOrigins: ['https://spa.example/'] },
+        /allowedOrigins\[0\] must be an origin.*"https:\/\/spa.example"/,
+      ],
+      [{ ...good, messageOrigin: 'platform.example' }, /messageOrigin/],
+      [{ ...good, bodyLimit: -1 }, /bodyLimit/],
+      [{ ...good, timeoutMs: '8000' }, /timeoutMs/],
+      [{ ...good, retry: 3 }, /retry must be false or an object/],
+      [{ ...good, fetch: {} }, /fetch must be a function/],
+      [{ ...good, onError: 'console' }, /onError must be a function/],
+      [{ ...good, allowedOrigin: ['https://spa.example'] }, /unknown option "allowedOrigin"/],
+    ];
+    for (const [options, message] of cases) {
+      assert.throws(
+        () => createConnectHandler(options as never),
+        (error: unknown) => {
+          assert.ok(error instanceof TypeError, String(error));
+          assert.match(error.message, message);
+          return true;
+        },
+      );
+    }
+  });
+
   it('describes what it got: null, an array, an object, a long string, another type', () => {
     refused(null, 'createConnectHandler(options) needs an options object, got null');
     refused(['x'], 'createConnectHandler(options) needs an options object, got an array');
