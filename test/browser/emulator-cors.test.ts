@@ -15,7 +15,7 @@ async function emulatorOn(query = ''): Promise<Target> {
   return response.json();
 }
 
-/** The headers the platform's browser SDK sends (research/platform-facts.md). */
+/** The headers the platform's browser SDK sends (docs/emulator.md, CORS). */
 function sdkHeaders(target: Target, json = false): Record<string, string> {
   return {
     'X-Api-Key': target.apiKey,
