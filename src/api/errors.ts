@@ -135,7 +135,7 @@ async function boundedText(response: Response, max: number): Promise<string> {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    const chunk = value.byteLength > max - size ? value.subarray(0, max - size) : value;
+    const chunk = value.subarray(0, max - size); // the whole chunk while it fits
     size += chunk.byteLength;
     text += decoder.decode(chunk, { stream: true });
     if (size >= max) {

@@ -644,12 +644,28 @@ describe('createPlatformClient: edges', () => {
     assert.equal(server.requests.length, 0);
   });
 
-  it('refuses a base URL of another scheme, and takes an empty API key as none', async () => {
+  it('refuses a base URL of another scheme and a credential that is not a string, and takes an empty API key as none', async () => {
     assert.throws(
       () => createPlatformClient({ baseUrl: 'ftp://platform.example/v1', apiKey: 'k' }),
       (error: Error) =>
         error instanceof TypeError && error.message === 'connect-provider: baseUrl must be an http(s) URL',
     );
+    for (const credential of [5, ['k'], null]) {
+      assert.throws(
+        () => createPlatformClient({ baseUrl: 'https://platform.example/v1', apiKey: credential as never }),
+        (error: Error) =>
+          error instanceof TypeError &&
+          error.message === 'connect-provider: give exactly one of apiKey and accessToken',
+        String(credential),
+      );
+      assert.throws(
+        () => createPlatformClient({ baseUrl: 'https://platform.example/v1', accessToken: credential as never }),
+        (error: Error) =>
+          error instanceof TypeError &&
+          error.message === 'connect-provider: give exactly one of apiKey and accessToken',
+        String(credential),
+      );
+    }
     answers = [{ body: [] }];
     await client({ apiKey: '', accessToken: 'jwt' }).listIntegrations({ projectIdOrName: 'p' });
     assert.equal(server.requests[0].headers.authorization, 'Bearer jwt');
