@@ -123,6 +123,22 @@ export const AREAS = {
   },
 };
 
+// A RegExp for one of the config's globs: "**" and its slash stand for any folders, "*" for any part of a name.
+const globRegExp = (glob) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '\0')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\0/g, '(?:.*/)?')}$`,
+  );
+/** Whether the area (or part) mutates `file` now: a report also keeps the results of files an area no longer has. */
+export function mutatedBy(area, part, file) {
+  const globs = part ? AREAS[area].parts[part] : AREAS[area].mutate;
+  const excluded = part ? [] : globs.filter((g) => g.startsWith('!')).map((g) => globRegExp(g.slice(1)));
+  return globs.some((g) => !g.startsWith('!') && globRegExp(g).test(file)) && !excluded.some((re) => re.test(file));
+}
+
 const area = process.env.MUTATE_AREA ?? 'api';
 if (!Object.hasOwn(AREAS, area)) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREAS).join(', ')}`);
 const part = process.env.MUTATE_PART || undefined;

@@ -13,7 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 // The config checks MUTATE_AREA and MUTATE_PART when loaded; here the arguments choose, and each run gets its own.
 delete process.env.MUTATE_AREA;
 delete process.env.MUTATE_PART;
-const { AREAS } = await import('../stryker.config.mjs');
+const { AREAS, mutatedBy } = await import('../stryker.config.mjs');
 
 const ALL = Object.keys(AREAS);
 /** [area, part | undefined] for each run asked for. */
@@ -37,11 +37,12 @@ for (const arg of process.argv.slice(2).length > 0 ? process.argv.slice(2) : ALL
 const DETECTED = new Set(['Killed', 'Timeout']);
 const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
-/** Counts of a Stryker JSON report (mutation-testing-report-schema). */
-function countReport(file) {
+/** Counts of a Stryker JSON report (mutation-testing-report-schema), over the files the area mutates. */
+function countReport(file, area, part) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   const counts = { detected: 0, undetected: 0, timeout: 0, survived: 0, noCoverage: 0 };
-  for (const { mutants } of Object.values(report.files)) {
+  for (const [name, { mutants }] of Object.entries(report.files)) {
+    if (!mutatedBy(area, part, name)) continue;
     for (const { status } of mutants) {
       if (DETECTED.has(status)) counts.detected++;
       if (UNDETECTED.has(status)) counts.undetected++;
@@ -107,7 +108,7 @@ for (const area of [...new Set(runs.map(([a]) => a))]) {
       missing.push(part ?? area);
       continue;
     }
-    const counts = countReport(file);
+    const counts = countReport(file, area, part);
     add(total, counts);
     if (part) row(`  ${area}.${part}`, counts, minutes.get(file) ?? '(earlier)');
     else row(area, counts, minutes.get(file) ?? '(earlier)');

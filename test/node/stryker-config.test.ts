@@ -1,9 +1,10 @@
 // The parts of a mutation-testing area (stryker.config.mjs) must add up to the area: a file left out of every
-// part would never be mutated, and a file in two parts would be counted twice in the area's score.
+// part would never be mutated, and a file in two parts would be counted twice in the area's score. An area's score
+// (npm run mutate) counts only the files it mutates now, though its report keeps those it no longer has.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { AREAS } from '../../stryker.config.mjs';
+import { AREAS, mutatedBy } from '../../stryker.config.mjs';
 
 /** The files an area's mutate patterns select (plain `dir/**\/*.ts` patterns and `!file` exclusions). */
 function filesOf(patterns: string[]): string[] {
@@ -28,4 +29,16 @@ describe('stryker.config.mjs', () => {
       assert.equal(new Set(inParts).size, inParts.length, 'a file in two parts');
     });
   }
+
+  it('scores an area over the files it mutates now, not those its report kept from before', () => {
+    assert.ok(mutatedBy('api', undefined, 'src/api/client.ts'));
+    assert.ok(mutatedBy('api', undefined, 'src/shared/retry.ts'));
+    // Mutated with the server since issue #21: an api report from before still holds them.
+    assert.ok(!mutatedBy('api', undefined, 'src/shared/url.ts'));
+    assert.ok(mutatedBy('server', undefined, 'src/shared/url.ts'));
+    assert.ok(!mutatedBy('api', undefined, 'src/shared/schema.ts'));
+    assert.ok(!mutatedBy('api', undefined, 'src/apix/client.ts'));
+    assert.ok(mutatedBy('emulator', 'access', 'src/emulator/jwt.ts'));
+    assert.ok(!mutatedBy('emulator', 'access', 'src/emulator/store.ts'));
+  });
 });
