@@ -1,4 +1,4 @@
-// Types of stryker.config.mjs, for the test that checks its areas' parts.
+// Types of stryker.config.mjs, for the test that checks its areas' parts and what their scores count.
 import type { PartialStrykerOptions } from '@stryker-mutator/api/core';
 
 export interface MutationArea {
@@ -8,5 +8,7 @@ export interface MutationArea {
   parts?: Record<string, string[]>;
 }
 export const AREAS: Record<string, MutationArea>;
+/** Whether an area (or one of its parts) mutates `file` (a path from the project's root) now. */
+export function mutatedBy(area: string, part: string | undefined, file: string): boolean;
 declare const config: PartialStrykerOptions;
 export default config;
