@@ -50,6 +50,7 @@ export const AREAS = {
       'test/node/server/platform-url.test.ts',
       'test/node/server/platform.test.ts',
       'test/node/server/property.test.ts',
+      'test/node/server/provider-cache.test.ts',
       'test/node/server/providers.test.ts',
       'test/node/server/report.test.ts',
       'test/node/server/routes.test.ts',
