@@ -51,6 +51,7 @@ export const AREAS = {
       'test/node/server/platform.test.ts',
       'test/node/server/property.test.ts',
       'test/node/server/provider-cache.test.ts',
+      'test/node/server/redact.test.ts',
       'test/node/server/providers.test.ts',
       'test/node/server/report.test.ts',
       'test/node/server/routes.test.ts',
