@@ -63,6 +63,7 @@ export const AREAS = {
       'test/node/http/node-handler.test.ts',
       'test/node/http/node-listener.test.ts',
       'test/node/http/problem.test.ts',
+      'test/node/shared/json.test.ts',
     ],
   },
   emulator: {
