@@ -8,6 +8,9 @@ import {
   type ConnectHandlerErrorInfo,
   type ConnectHandlerOptions,
 } from '../../../src/server/index.js';
+import { HttpProblem } from '../../../src/http/problem.js';
+import { ServerFault } from '../../../src/server/problems.js';
+import { createReporter } from '../../../src/server/report.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { APP, call, problemReply, urlReply } from '../helpers/handler-calls.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
@@ -462,4 +465,19 @@ describe('what the server is told (onError)', () => {
       assert.deepEqual(errors, []);
     },
   );
+});
+
+describe('the log line', () => {
+  it('is one line: every run of line breaks in what it tells becomes one space', () => {
+    const lines: string[] = [];
+    const report = createReporter('k-123', (info) => void lines.push(info.message));
+    const fault = new ServerFault(
+      new HttpProblem({ status: 502 }),
+      'platform',
+      'first\r\nsecond\n\nthird\rfourth',
+      null,
+    );
+    report(fault, new Request('http://app.test/api/connect/connections'), 502);
+    assert.deepEqual(lines, ['GET /api/connect/connections answered 502: first second third fourth']);
+  });
 });
