@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 import { createConnectHandler, toNodeListener, type ConnectHandlerErrorInfo } from '../../../src/server/index.js';
+import { isClientGone } from '../../../src/http/client-gone.js';
 
 const API_KEY = 'abort-key-Qe51Vb';
 
@@ -82,5 +83,36 @@ describe('a client that aborts mid-body', () => {
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(errors, []);
     assert.equal(platformCalls, 0);
+  });
+});
+
+describe('isClientGone', () => {
+  const coded = (code: unknown) => Object.assign(new Error('socket trouble'), { code });
+
+  it("knows the errors of a body stream whose client went away: AbortError, Node's 'aborted', the reset codes", () => {
+    for (const error of [
+      new DOMException('the client left', 'AbortError'),
+      new Error('aborted'),
+      coded('ECONNRESET'),
+      coded('ECONNABORTED'),
+      coded('ERR_STREAM_PREMATURE_CLOSE'),
+    ]) {
+      assert.equal(isClientGone(error), true, `${error.name}: ${error.message}`);
+    }
+  });
+
+  it('takes nothing else for a client gone: other errors, codes and messages, or a thrown value that is no Error', () => {
+    for (const error of [
+      new Error('Aborted'),
+      new Error('aborted early'),
+      new TypeError('terminated'),
+      coded('ETIMEDOUT'),
+      coded(undefined),
+      { name: 'AbortError', message: 'aborted', code: 'ECONNRESET' },
+      'aborted',
+      null,
+    ]) {
+      assert.equal(isClientGone(error), false, String((error as Error)?.message ?? error));
+    }
   });
 });
