@@ -651,20 +651,15 @@ describe('createPlatformClient: edges', () => {
         error instanceof TypeError && error.message === 'connect-provider: baseUrl must be an http(s) URL',
     );
     for (const credential of [5, ['k'], null]) {
-      assert.throws(
-        () => createPlatformClient({ baseUrl: 'https://platform.example/v1', apiKey: credential as never }),
-        (error: Error) =>
-          error instanceof TypeError &&
-          error.message === 'connect-provider: give exactly one of apiKey and accessToken',
-        String(credential),
-      );
-      assert.throws(
-        () => createPlatformClient({ baseUrl: 'https://platform.example/v1', accessToken: credential as never }),
-        (error: Error) =>
-          error instanceof TypeError &&
-          error.message === 'connect-provider: give exactly one of apiKey and accessToken',
-        String(credential),
-      );
+      for (const name of ['apiKey', 'accessToken']) {
+        assert.throws(
+          () => createPlatformClient({ baseUrl: 'https://platform.example/v1', [name]: credential } as never),
+          (error: Error) =>
+            error instanceof TypeError &&
+            error.message === 'connect-provider: give exactly one of apiKey and accessToken',
+          `${name}: ${String(credential)}`,
+        );
+      }
     }
     answers = [{ body: [] }];
     await client({ apiKey: '', accessToken: 'jwt' }).listIntegrations({ projectIdOrName: 'p' });
