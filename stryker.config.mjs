@@ -107,6 +107,7 @@ export const AREAS = {
     tests: [
       'test/node/emulator/auth.test.ts',
       'test/node/emulator/catalog.test.ts',
+      'test/node/emulator/connect.test.ts',
       'test/node/emulator/consent.test.ts',
       'test/node/emulator/contract.test.ts',
       'test/node/emulator/cors.test.ts',

@@ -225,34 +225,6 @@ describe('emulator routing and answers', () => {
     });
   });
 
-  describe('oauth-connect takes projectIdOrName for projectId', () => {
-    it('when projectId is absent', async () => {
-      const { projectId: _projectId, ...rest } = connectBody();
-      const response = await post('/oauth-connect', JSON.stringify({ ...rest, projectIdOrName: 'demo' }));
-      assert.equal(response.status, 200);
-    });
-
-    it('not in place of a projectId that is there', async () => {
-      const response = await post('/oauth-connect', JSON.stringify({ ...connectBody(), projectIdOrName: 'nope' }));
-      assert.equal(response.status, 200, 'projectId demo wins over projectIdOrName');
-    });
-
-    it('and no other operation does', async () => {
-      const response = await post(
-        '/projects',
-        JSON.stringify({ name: 'alias', appName: 'A', orgId: 'org_demo', projectIdOrName: 'demo' }),
-      );
-      assert.equal(response.status, 400);
-      const names = (await response.json()).issues.map((issue: { name: string }) => issue.name);
-      assert.deepEqual(names, ['projectIdOrName'], 'the one unknown property, and no projectId made from it');
-    });
-
-    it('and a body of null is a 400, not a failure', async () => {
-      const response = await post('/oauth-connect', 'null');
-      assert.equal(response.status, 400);
-    });
-  });
-
   it('answers 204 without a body or a content type', async () => {
     const deleted = await fetch(`${info.baseUrl}/projects/demo/connections/conn_demo`, {
       method: 'DELETE',
