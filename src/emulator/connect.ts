@@ -5,7 +5,7 @@ import { HttpProblem } from '../http/problem.js';
 import { startConsent } from './consent.js';
 import { PROBLEM_TYPES, type Handler } from './context.js';
 import { findConnection, findProject } from './lookup.js';
-import { findProvider, PROVIDERS, type ProviderInfo } from './providers.js';
+import { findProvider, PROVIDERS, type CatalogEntry } from './providers.js';
 
 /**
  * oauth-connect's body may name the project by the real service's newer field, projectIdOrName: it stands in for
@@ -22,7 +22,7 @@ export function projectIdOrNameAlias(body: unknown): void {
  * metadata.input item (the platform's `{ [name]: { value, source: 'input' } }`).
  */
 function missingInputs(
-  provider: ProviderInfo,
+  provider: CatalogEntry,
   body: { providerWorkspaceRef?: string; providerMetadata?: Record<string, unknown> },
 ): ProblemIssue[] {
   const issues: ProblemIssue[] = [];

@@ -6,7 +6,7 @@ import { PROBLEM_TYPES, type Env } from './context.js';
 import { LIMITS } from './limits.js';
 import { methodNotAllowed } from './problems.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
-import { findProvider, type ProviderInfo } from './providers.js';
+import { findProvider, type CatalogEntry } from './providers.js';
 import { issueTokens, newId, type ConsentSession } from './store.js';
 
 export const CONSENT_LIFETIME_MS = 10 * 60 * 1000;
@@ -73,7 +73,7 @@ function findSession(env: Env, id: string): ConsentSession {
  * showing its `value` when that is a string, else its JSON.
  */
 export function givenDetails(
-  provider: ProviderInfo,
+  provider: CatalogEntry,
   workspace: string | undefined,
   metadata: Record<string, unknown> | undefined,
 ): Array<[string, string]> {

@@ -5,13 +5,13 @@
 import { HttpProblem } from '../http/problem.js';
 import { escapeHtml } from './pages.js';
 import { methodNotAllowed } from './problems.js';
-import { findProvider, type ProviderInfo } from './providers.js';
+import { findProvider, type CatalogEntry } from './providers.js';
 
 /** /media/{provider}.svg and /media/{provider}-dark.svg */
 export const MEDIA_PATH = /^\/media\/([a-z0-9-]+?)(-dark)?\.svg$/;
 
 /** The icon as SVG text. */
-export function iconSvg(provider: ProviderInfo, dark: boolean): string {
+export function iconSvg(provider: CatalogEntry, dark: boolean): string {
   const initial = escapeHtml(provider.displayName.charAt(0).toUpperCase());
   const label = escapeHtml(provider.displayName);
   // On a dark UI: the colour as a ring and the initial on a dark square, so a dark brand colour still shows.

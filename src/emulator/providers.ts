@@ -3,9 +3,10 @@
 import type { components } from '../shared/schema.js';
 import type { ProviderInput } from '../shared/provider.js';
 
-export type ProviderCatalogInfo = components['schemas']['ProviderInfo'];
+export type ProviderInfo = components['schemas']['ProviderInfo'];
 
-export interface ProviderInfo {
+/** A provider of the emulator's catalog, from which get-provider's ProviderInfo is made. */
+export interface CatalogEntry {
   name: string;
   displayName: string;
   scopes: string[];
@@ -25,7 +26,7 @@ export interface ProviderInfo {
   color: string;
 }
 
-export const PROVIDERS: readonly ProviderInfo[] = [
+export const PROVIDERS: readonly CatalogEntry[] = [
   {
     name: 'salesforce',
     displayName: 'Salesforce',
@@ -178,17 +179,17 @@ export const PROVIDERS: readonly ProviderInfo[] = [
   },
 ];
 
-export function findProvider(name: string): ProviderInfo | undefined {
+export function findProvider(name: string): CatalogEntry | undefined {
   return PROVIDERS.find((p) => p.name === name);
 }
 
 /** Where the emulator serves a provider's icon (`dark` for a dark UI), on its own origin. */
-export function iconPath(provider: ProviderInfo, dark = false): string {
+export function iconPath(provider: CatalogEntry, dark = false): string {
   return `/media/${provider.name}${dark ? '-dark' : ''}.svg`;
 }
 
 /** What get-provider answers for a provider of the catalog; `origin` is where browsers reach the emulator. */
-export function catalogInfo(provider: ProviderInfo, origin: string): ProviderCatalogInfo {
+export function catalogInfo(provider: CatalogEntry, origin: string): ProviderInfo {
   const metadata = {
     ...(provider.inputs ? { input: provider.inputs.map((item) => ({ ...item })) } : {}),
     ...(provider.postAuthentication
