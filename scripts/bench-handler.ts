@@ -166,15 +166,17 @@ export async function benchHandler(options: HandlerBenchOptions = {}): Promise<A
         m('handler', 'cpu').toFixed(0),
         `${m('bare', 'cpu').toFixed(0)}; ${m('timed', 'cpu').toFixed(0)}`,
       ],
+      // Reported, not targeted (issue #21): the handler's work is not what a connect flow waits for. CPU per request
+      // above 2x the bare proxy's is a regression to explain.
       [
-        'handler: throughput handler / bare proxy (target >= 0.90); p99 handler / bare (target <= 1.20)',
-        ratio('bare', 'rps'),
-        ratio('bare', 'p99'),
+        'handler: handler / bare proxy: CPU per request (over 2.00 is a finding); p99; throughput',
+        ratio('bare', 'cpu'),
+        `${ratio('bare', 'p99')}; ${ratio('bare', 'rps')}`,
       ],
       [
-        'handler: the same against the bare proxy with the time-out (throughput; p99)',
-        ratio('timed', 'rps'),
-        ratio('timed', 'p99'),
+        'handler: the same against the bare proxy with the time-out',
+        ratio('timed', 'cpu'),
+        `${ratio('timed', 'p99')}; ${ratio('timed', 'rps')}`,
       ],
       [
         'handler: per round req/s, handler | bare; bare with time-out',
