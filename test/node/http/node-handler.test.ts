@@ -110,6 +110,8 @@ describe('toNodeListener(createConnectHandler(...)) over real sockets', () => {
         ['/api/connect/connections/conn_missing', {}],
         ['/api/connect/oauth-connect', { method: 'PUT' }],
         ['/api/connect/oauth-connect', { method: 'OPTIONS', headers: { 'access-control-request-method': 'POST' } }],
+        // The handler's own refusal of a forwarded host it cannot trust: the listener does not answer it first.
+        ['/api/connect/connections', { headers: { 'x-forwarded-host': 'a.example/x' } }],
       ] as Array<[string, RequestInit]>) {
         const headers = { origin: 'https://app.example', ...(init.headers as Record<string, string>) };
         const overSocket = await fetch(`${url}${path}`, { ...init, headers });
