@@ -14,10 +14,8 @@ import {
 
 export interface DurableState {
   readonly state: EmulatorState;
-  /** Marks the state changed by this request. */
-  changedBy(request: Request): void;
-  /** Saves a change the request made, before it is answered; a 503 problem when it could not be saved. */
-  persist(request: Request): Promise<void>;
+  /** Saves the state after a change, before the change is answered; a 503 problem when it could not be saved. */
+  save(): Promise<void>;
   /** Resolves once every change so far is in the data file (at once without one). */
   flush(): Promise<void>;
   /** Waits for the last write, and lets another emulator open the data file. */
@@ -47,16 +45,10 @@ export function openDurableState(dataFile: string | undefined): DurableState {
         console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error),
       )
     : undefined;
-  /** The requests that changed the state: each is answered once its change is on disk. */
-  const changed = new WeakSet<Request>();
   return {
     state,
-    changedBy(request) {
-      changed.add(request);
-    },
-    async persist(request) {
-      if (!writer || !changed.has(request)) return;
-      changed.delete(request);
+    async save() {
+      if (!writer) return;
       try {
         await writer.save(state);
       } catch {

@@ -77,9 +77,6 @@ function originOf(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Where a request arrived, set by the Node listener from its socket (not from its headers). */
-const arrivedAt = new WeakMap<Request, string>();
-
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const { apiKey, verifyDelayMs, urlFormat, bodyLimit, now, publicUrl, cors } = resolveEmulatorOptions(options);
   const contract = loadContract();
@@ -92,45 +89,52 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   let info: ListenInfo | undefined;
   let unspecifiedHost = false;
 
-  function publicOrigin(request: Request): string {
+  /** The origin to hand out in URLs; `arrived` is the one the Node listener's socket reached, when there is one. */
+  function publicOrigin(request: Request, arrived: string | undefined): string {
     // Listening on every address (0.0.0.0, ::), the address this connection reached is the one to hand out.
     // Last, for handle() called directly with a Request its caller built: that Request's origin.
     const listening = info && !unspecifiedHost ? info.url : undefined;
-    return publicUrl ?? listening ?? arrivedAt.get(request) ?? new URL(request.url).origin;
+    return publicUrl ?? listening ?? arrived ?? new URL(request.url).origin;
   }
 
-  function env(request: Request): Env {
-    return {
-      state,
-      now: now(),
-      clock: now,
-      publicOrigin: publicOrigin(request),
-      verifyDelayMs,
-      changed: () => durable.changedBy(request),
-    };
-  }
-
-  async function route(request: Request): Promise<Response> {
+  async function route(request: Request, env: () => Env): Promise<Response> {
     const early = preflight(request, cors);
     if (early) return early;
     const path = pathnameOf(request);
     // Only a Request-like object that is no Request has a URL that does not parse.
     if (path === undefined) throw new HttpProblem({ status: 400, detail: 'the request URL is not an absolute URL' });
     const { route, match } = findRoute(request.method, path);
-    return route.serve(request, match, { dispatch, env: () => env(request) });
+    return route.serve(request, match, { dispatch, env });
   }
 
-  async function handle(request: Request): Promise<Response> {
+  /** Answers one request; `arrived` as for publicOrigin. */
+  async function answer(request: Request, arrived?: string): Promise<Response> {
     const requestId = randomUUID();
+    const origin = () => publicOrigin(request, arrived);
+    // A change this request made is saved before it is answered.
+    let changed = false;
+    const saveChange = async () => {
+      if (!changed) return;
+      changed = false;
+      await durable.save();
+    };
+    const env = (): Env => ({
+      state,
+      now: now(),
+      clock: now,
+      publicOrigin: origin(),
+      verifyDelayMs,
+      changed: () => void (changed = true),
+    });
     let response: Response;
     try {
-      response = await route(request);
-      await durable.persist(request);
+      response = await route(request, env);
+      await saveChange();
     } catch (error) {
       // A change made before a refusal is saved too, though its answer claims none.
-      await durable.persist(request).catch(() => {});
+      await saveChange().catch(() => {});
       response = errorResponse(problemOf(error, request), request, pathnameOf(request), {
-        publicOrigin: () => publicOrigin(request),
+        publicOrigin: origin,
         now,
         requestId,
       });
@@ -145,14 +149,14 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const listener: NodeListener = toNodeListener(
     (request, incoming) => {
       const { localAddress, localPort } = incoming?.socket ?? {};
-      if (localAddress && localPort) arrivedAt.set(request, originOf(localAddress.replace(/^::ffff:/, ''), localPort));
-      return handle(request);
+      const arrived = localAddress && localPort ? originOf(localAddress.replace(/^::ffff:/, ''), localPort) : undefined;
+      return answer(request, arrived);
     },
     { serves: ownsPath },
   );
 
   return {
-    handle,
+    handle: (request) => answer(request),
     listener,
     get state() {
       return state;
