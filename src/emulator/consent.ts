@@ -1,10 +1,9 @@
 // Consent sessions and pages: the links oauth-connect and oauth-update hand
 // out, the consent page standing in for the provider's, and the callback page
 // that posts the completion message to window.opener.
-import { HttpProblem, readTextBody } from '../http/problem.js';
+import { HttpProblem, methodNotAllowed, readTextBody } from '../http/problem.js';
 import { PROBLEM_TYPES, type Env } from './context.js';
 import { LIMITS } from './limits.js';
-import { methodNotAllowed } from './problems.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type CatalogEntry } from './providers.js';
 import { issueTokens, newId, type ConsentSession } from './store.js';

@@ -1,13 +1,12 @@
 // The API's dispatcher: finds a request's operation in openapi.yaml (404, 405
 // when none), checks its credentials, reads and validates its parameters and
 // body (400 with the issues), and calls the operation's handler (operations.ts).
-import { HttpProblem, jsonResponse, readJsonBody } from '../http/problem.js';
+import { HttpProblem, jsonResponse, methodNotAllowed, readJsonBody } from '../http/problem.js';
 import type { Auth } from './auth.js';
 import { PROBLEM_TYPES, type Env, type OperationContext, type OperationId } from './context.js';
 import { jsonBeyond } from '../shared/json.js';
 import { boundIssue, LIMITS, limitIssues } from './limits.js';
 import type { Contract, OperationInfo } from './openapi.js';
-import { methodNotAllowed } from './problems.js';
 import { beforeValidation, handlers } from './operations.js';
 
 export interface DispatchOptions {

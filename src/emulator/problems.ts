@@ -47,8 +47,3 @@ export function errorResponse(
     problem.headers,
   );
 }
-
-/** A 405 for a method the path does not serve; `allow` lists the ones it does. */
-export function methodNotAllowed(method: string, allow: string): HttpProblem {
-  return new HttpProblem({ status: 405, detail: `${method} is not allowed here; allowed: ${allow}` }, { allow });
-}

@@ -73,6 +73,14 @@ export function clientClosed(detail: string): HttpProblem {
   return new HttpProblem({ status: 499, title: 'Client Closed Request', detail });
 }
 
+/** A 405 for a method the path does not serve; `allow` lists the ones it does. The method is cut to 20 characters. */
+export function methodNotAllowed(method: string, allow: string): HttpProblem {
+  return new HttpProblem(
+    { status: 405, detail: `${method.slice(0, 20)} is not allowed here; allowed: ${allow}` },
+    { allow },
+  );
+}
+
 /** Options of a body read. */
 export interface BodyReadOptions {
   /** The whole body must have arrived within this many ms of the read's start, else 408. */

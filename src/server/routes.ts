@@ -2,7 +2,7 @@
 // A path is matched by its end, so the handler serves under any prefix; the
 // first pattern that matches names the resource, and the request's method
 // picks its operation among that resource's routes (405 for another method).
-import { HttpProblem } from '../http/problem.js';
+import { methodNotAllowed } from '../http/problem.js';
 import {
   deleteConnection,
   getConnection,
@@ -70,8 +70,5 @@ export function findRoute(
   const route = candidates.find((candidate) => candidate.method === method);
   if (route) return { route, segment };
   const allow = candidates.map((candidate) => candidate.method).join(', ');
-  throw new HttpProblem(
-    { status: 405, detail: `${method.slice(0, 20)} is not allowed here; allowed: ${allow}` },
-    { allow },
-  );
+  throw methodNotAllowed(method, allow);
 }
