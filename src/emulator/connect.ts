@@ -1,7 +1,7 @@
 // Starting an authorization: oauth-connect for a new connection, oauth-update
 // for an existing one. Both answer the consent link (consent.ts).
 import type { ProblemIssue } from '../shared/types.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem, invalidRequest } from '../http/problem.js';
 import { startConsent } from './consent.js';
 import { PROBLEM_TYPES, type Handler } from './context.js';
 import { findConnection, findProject } from './lookup.js';
@@ -71,34 +71,24 @@ export const oauthConnect: Handler<'oauthConnect'> = (ctx) => {
   }
   const missing = missingInputs(provider, body);
   if (missing.length > 0) {
-    throw new HttpProblem({
-      status: 400,
-      type: PROBLEM_TYPES.validation,
-      title: 'Invalid request',
-      detail:
-        missing.length === 1
-          ? `${provider.displayName}: ${missing[0].detail}`
-          : `${provider.displayName}: ${missing.length} problems: ${missing.map((i) => i.detail).join('; ')}`,
-      issues: missing,
-    });
+    throw invalidRequest(
+      missing.length === 1
+        ? `${provider.displayName}: ${missing[0].detail}`
+        : `${provider.displayName}: ${missing.length} problems: ${missing.map((i) => i.detail).join('; ')}`,
+      missing,
+    );
   }
   if (body.providerAppId !== undefined) {
     const app = ctx.state.providerApps.find((a) => a.id === body.providerAppId && a.projectId === project.id);
     if (!app || app.provider !== provider.name) {
-      throw new HttpProblem({
-        status: 400,
-        type: PROBLEM_TYPES.validation,
-        title: 'Invalid request',
-        detail: `no ${provider.name} provider app ${body.providerAppId} in project ${project.name}`,
-        issues: [
-          {
-            detail: 'no such provider app for this provider',
-            in: 'body',
-            name: 'providerAppId',
-            value: body.providerAppId,
-          },
-        ],
-      });
+      throw invalidRequest(`no ${provider.name} provider app ${body.providerAppId} in project ${project.name}`, [
+        {
+          detail: 'no such provider app for this provider',
+          in: 'body',
+          name: 'providerAppId',
+          value: body.providerAppId,
+        },
+      ]);
     }
   }
   const url = startConsent(ctx, {

@@ -1,8 +1,8 @@
 // Consent sessions and pages: the links oauth-connect and oauth-update hand
 // out, the consent page standing in for the provider's, and the callback page
 // that posts the completion message to window.opener.
-import { HttpProblem, methodNotAllowed, readTextBody } from '../http/problem.js';
-import { PROBLEM_TYPES, type Env } from './context.js';
+import { HttpProblem, invalidRequest, methodNotAllowed, readTextBody } from '../http/problem.js';
+import type { Env } from './context.js';
 import { LIMITS } from './limits.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type CatalogEntry } from './providers.js';
@@ -125,15 +125,9 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
   const current = findSession(later, id);
   const decision = new URLSearchParams(text).get('decision');
   if (decision !== 'allow' && decision !== 'allow_bad_credentials' && decision !== 'deny') {
-    throw new HttpProblem({
-      status: 400,
-      type: PROBLEM_TYPES.validation,
-      title: 'Invalid request',
-      detail: 'decision must be allow, allow_bad_credentials or deny',
-      issues: [
-        { detail: 'must be allow, allow_bad_credentials or deny', in: 'body', name: 'decision', value: decision },
-      ],
-    });
+    throw invalidRequest('decision must be allow, allow_bad_credentials or deny', [
+      { detail: 'must be allow, allow_bad_credentials or deny', in: 'body', name: 'decision', value: decision },
+    ]);
   }
   if (current.decision)
     throw new HttpProblem({ status: 409, title: 'Already decided', detail: 'this authorization was already answered' });

@@ -1,9 +1,9 @@
 // The API's dispatcher: finds a request's operation in openapi.yaml (404, 405
 // when none), checks its credentials, reads and validates its parameters and
 // body (400 with the issues), and calls the operation's handler (operations.ts).
-import { HttpProblem, jsonResponse, methodNotAllowed, readJsonBody } from '../http/problem.js';
+import { HttpProblem, invalidRequest, jsonResponse, methodNotAllowed, readJsonBody } from '../http/problem.js';
 import type { Auth } from './auth.js';
-import { PROBLEM_TYPES, type Env, type OperationContext, type OperationId } from './context.js';
+import type { Env, OperationContext, OperationId } from './context.js';
 import { jsonBeyond } from '../shared/json.js';
 import { boundIssue, LIMITS, limitIssues } from './limits.js';
 import type { Contract, OperationInfo } from './openapi.js';
@@ -74,13 +74,7 @@ function invalid(issues: ReturnType<OperationInfo['validateBody']>['issues'], to
   else if (total === 1) detail = shown[0].detail;
   else if (total > shown.length) detail = `${total} problems, the first ${shown.length}: ${details}`;
   else detail = `${total} problems: ${details}`;
-  return new HttpProblem({
-    status: 400,
-    type: PROBLEM_TYPES.validation,
-    title: 'Invalid request',
-    detail,
-    issues: shown,
-  });
+  return invalidRequest(detail, shown);
 }
 
 export function createDispatch({ contract, auth, bodyLimit, urlFormat }: DispatchOptions): Dispatch {

@@ -1,8 +1,8 @@
 // A project's other resources: destinations, integrations and their records,
 // provider apps, topics and the routes between them.
 import type { SearchResultEntry } from '../shared/types.js';
-import { HttpProblem } from '../http/problem.js';
-import { PROBLEM_TYPES, type Handler } from './context.js';
+import { invalidRequest } from '../http/problem.js';
+import type { Handler } from './context.js';
 import { byCreateTime, conflict, DELETED, filtered, findProject, notFound } from './lookup.js';
 import { newId, type EmulatorState, type StoredIntegration } from './store.js';
 
@@ -87,13 +87,10 @@ export const searchRecords: Handler<'searchRecords'> = (ctx) => {
     ? integration.fieldMappings[body.objectName]
     : undefined;
   if (!mapping) {
-    throw new HttpProblem({
-      status: 400,
-      type: PROBLEM_TYPES.validation,
-      title: 'Invalid request',
-      detail: `integration ${id} reads no object ${body.objectName}; it reads ${Object.keys(integration.fieldMappings).join(', ')}`,
-      issues: [{ detail: 'unknown object', in: 'body', name: 'objectName', value: body.objectName }],
-    });
+    throw invalidRequest(
+      `integration ${id} reads no object ${body.objectName}; it reads ${Object.keys(integration.fieldMappings).join(', ')}`,
+      [{ detail: 'unknown object', in: 'body', name: 'objectName', value: body.objectName }],
+    );
   }
   const result: SearchResultEntry[] = ctx.state.records
     .filter((r) => r.integrationId === id && r.groupRef === ctx.query.groupRef && r.objectName === body.objectName)

@@ -1,6 +1,6 @@
 // Problem Details (RFC 9457) answers and JSON bodies with limits: the HTTP pieces
 // shared by the host handler (src/server) and the emulator (src/emulator), owned by neither.
-import { PROBLEM_CONTENT_TYPE, statusTitle } from '../shared/problem.js';
+import { PROBLEM_CONTENT_TYPE, statusTitle, VALIDATION_PROBLEM_TYPE } from '../shared/problem.js';
 import type { Problem } from '../shared/types.js';
 import { answerResponse, headerRecord, type Answer, type HeaderMap } from './answer.js';
 
@@ -71,6 +71,17 @@ export class HttpProblem extends Error {
 /** The client went away (before or while its request was served): 499, its doing, never a failure to report. */
 export function clientClosed(detail: string): HttpProblem {
   return new HttpProblem({ status: 499, title: 'Client Closed Request', detail });
+}
+
+/** A 400 for input that breaks the rules (the handler's and the emulator's one type), with the issues that say where. */
+export function invalidRequest(detail: string, issues?: Problem['issues']): HttpProblem {
+  return new HttpProblem({
+    status: 400,
+    type: VALIDATION_PROBLEM_TYPE,
+    title: 'Invalid request',
+    detail,
+    ...(issues ? { issues } : {}),
+  });
 }
 
 /** A 405 for a method the path does not serve; `allow` lists the ones it does. The method is cut to 20 characters. */

@@ -1,7 +1,7 @@
 // What the browser may send: oauth-connect's body and the connection ID in the
 // path, each checked and bounded, so nothing a browser sends reaches the
 // platform unchecked or makes the handler fail.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem, invalidRequest } from '../http/problem.js';
 import { isRecord, jsonBeyond } from '../shared/json.js';
 import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
 import { HANDLER_PROBLEM_TYPES } from './problems.js';
@@ -43,13 +43,7 @@ export function invalid(name: string, detail: string, value?: unknown): HttpProb
       : typeof value === 'number' || typeof value === 'boolean'
   )
     issue.value = value;
-  return new HttpProblem({
-    status: 400,
-    type: HANDLER_PROBLEM_TYPES.validation,
-    title: 'Invalid request',
-    detail: `${name} ${detail}`,
-    issues: [issue],
-  });
+  return invalidRequest(`${name} ${detail}`, [issue]);
 }
 
 /** Checks providerMetadata's depth, entry count and size; returns a reason, or null when it fits. */
@@ -126,13 +120,9 @@ export function parseProviderQuery(
 ): string | undefined {
   if (value === null) return undefined;
   if (value.trim() === '' || value.length > MAX_FIELD_LENGTH || CONTROL.test(value)) {
-    throw new HttpProblem({
-      status: 400,
-      type: HANDLER_PROBLEM_TYPES.validation,
-      title: 'Invalid request',
-      detail: 'provider must be a non-empty provider name',
-      issues: [{ detail: 'must be a non-empty provider name', in: 'query', name: 'provider' }],
-    });
+    throw invalidRequest('provider must be a non-empty provider name', [
+      { detail: 'must be a non-empty provider name', in: 'query', name: 'provider' },
+    ]);
   }
   if (providers && !providers.has(value)) {
     throw new HttpProblem({
@@ -153,13 +143,9 @@ export function parseProviderQuery(
 export function parseOwnQuery(values: readonly string[]): boolean {
   if (values.length === 0) return false;
   if (values.length === 1 && (values[0] === 'true' || values[0] === '1')) return true;
-  throw new HttpProblem({
-    status: 400,
-    type: HANDLER_PROBLEM_TYPES.validation,
-    title: 'Invalid request',
-    detail: 'own must be true or 1 (or left out for the whole group)',
-    issues: [{ detail: 'must be true or 1', in: 'query', name: 'own' }],
-  });
+  throw invalidRequest('own must be true or 1 (or left out for the whole group)', [
+    { detail: 'must be true or 1', in: 'query', name: 'own' },
+  ]);
 }
 
 /**

@@ -4,7 +4,7 @@
 // stack), an issue's value only when it is the browser's own input.
 import { PlatformRequestError, ProblemError } from '../api/errors.js';
 import type { ProblemIssue } from '../shared/types.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem, invalidRequest } from '../http/problem.js';
 import { describeThrown, firstLine, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
 import type { Scrubber } from './scrub.js';
 
@@ -67,13 +67,7 @@ export function upstreamProblem(error: unknown, context: UpstreamContext): HttpP
     if (error.status === 400 || error.status === 422) {
       const detail = typeof error.detail === 'string' ? scrub(error.detail) : '';
       const issues = browserIssues(error.issues, scrub, context.input);
-      return new HttpProblem({
-        status: 400,
-        type: HANDLER_PROBLEM_TYPES.validation,
-        title: 'Invalid request',
-        detail: detail || 'the platform refused the request',
-        ...(issues ? { issues } : {}),
-      });
+      return invalidRequest(detail || 'the platform refused the request', issues);
     }
     if (error.status === 404) return new HttpProblem({ status: 404, detail: 'no such connection' });
     if (error.status === 429) {
