@@ -1,20 +1,17 @@
 // oauth-connect's body may name the project by the real service's newer field, projectIdOrName
-// (src/emulator/connect.ts): an alias inside that one operation, never in the dispatcher.
-import { after, before, describe, it } from 'node:test';
+// (src/emulator/connect.ts): the operation's own step before validation (operations.ts's table), run for it alone.
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
-import { connectBody, KEY } from '../helpers/emulator.js';
+import { connectBody, emulatorPerSuite, KEY } from '../helpers/emulator.js';
 
-let emulator: Emulator;
-let info: ListenInfo;
-before(async () => {
-  emulator = createEmulator({ verifyDelay: 0 });
-  info = await emulator.listen();
-});
-after(() => emulator.close());
+const suite = emulatorPerSuite();
 
 const post = (path: string, body: string) =>
-  fetch(`${info.baseUrl}${path}`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body });
+  fetch(`${suite.info.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { ...KEY, 'content-type': 'application/json' },
+    body,
+  });
 
 describe('oauth-connect takes projectIdOrName for projectId', () => {
   it('when projectId is absent', async () => {

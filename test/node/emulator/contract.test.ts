@@ -1,13 +1,12 @@
 // The contract (openapi.yaml) as the emulator applies it: a request matched to one operation, a request that breaks
 // the schemas answered with issues a client can act on, and validateResponse reporting what does not conform.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
 import { loadContract } from '../../../src/emulator/openapi.js';
+import { emulatorPerSuite, KEY } from '../helpers/emulator.js';
 
-const KEY = { 'x-api-key': 'dev-api-key' };
 const doc = parse(readFileSync(new URL('../../../src/api/openapi.yaml', import.meta.url), 'utf8'));
 const schemas = doc.components.schemas;
 /** The spec's default for an issue's type (RFC 9457's default problem type too). */
@@ -28,13 +27,7 @@ async function issuesOf(response: Response): Promise<Issue[]> {
 }
 
 describe('emulator contract', () => {
-  let emulator: Emulator;
-  let info: ListenInfo;
-  before(async () => {
-    emulator = createEmulator({ verifyDelay: 0 });
-    info = await emulator.listen();
-  });
-  after(() => emulator.close());
+  const suite = emulatorPerSuite();
 
   const send = (url: string, method: string, body?: unknown) =>
     fetch(url, {
@@ -42,7 +35,7 @@ describe('emulator contract', () => {
       headers: { ...KEY, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const createProject = (body: unknown) => send(`${info.baseUrl}/projects`, 'POST', body);
+  const createProject = (body: unknown) => send(`${suite.info.baseUrl}/projects`, 'POST', body);
 
   describe('the issues of a request that breaks the schemas', () => {
     it('names a missing body field, says it is required, and gives no value', async () => {
@@ -86,7 +79,7 @@ describe('emulator contract', () => {
         (p: { name?: string }) => p.name === 'refresh',
       ).schema.enum;
       const query = await issuesOf(
-        await send(`${info.baseUrl}/projects/demo/connections/conn_demo?refresh=sometimes`, 'GET'),
+        await send(`${suite.info.baseUrl}/projects/demo/connections/conn_demo?refresh=sometimes`, 'GET'),
       );
       assert.deepEqual(query, [
         {
@@ -98,7 +91,7 @@ describe('emulator contract', () => {
         },
       ]);
       const body = await issuesOf(
-        await send(`${info.baseUrl}/projects/demo/notification-event-topic-routes`, 'POST', {
+        await send(`${suite.info.baseUrl}/projects/demo/notification-event-topic-routes`, 'POST', {
           eventType: 'read.triggered.done',
           topicId: 'topic_main',
         }),
@@ -123,7 +116,7 @@ describe('emulator contract', () => {
       filters[0] = { fieldName: 'f0', operator: 'eq' };
       filters[10] = { fieldName: 'f10', operator: 'ne', value: 'x' };
       const issues = await issuesOf(
-        await send(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, 'POST', {
+        await send(`${suite.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, 'POST', {
           objectName: 'contact',
           fieldFilters: filters,
         }),
@@ -150,12 +143,12 @@ describe('emulator contract', () => {
   describe('matching a request to an operation', () => {
     it('decodes a path segment, and takes one that is not valid percent-encoding as it was sent', async () => {
       // %64emo is demo: the project is found.
-      assert.equal((await send(`${info.baseUrl}/projects/%64emo/connections/conn_demo`, 'GET')).status, 200);
+      assert.equal((await send(`${suite.info.baseUrl}/projects/%64emo/connections/conn_demo`, 'GET')).status, 200);
       // A malformed escape is no value to drop: the 404 names the segment exactly as the client sent it.
-      const project = await send(`${info.baseUrl}/projects/%E0%A4%A/connections/conn_demo`, 'GET');
+      const project = await send(`${suite.info.baseUrl}/projects/%E0%A4%A/connections/conn_demo`, 'GET');
       assert.equal(project.status, 404);
       assert.equal((await project.json()).detail, 'no project %E0%A4%A');
-      const connection = await send(`${info.baseUrl}/projects/demo/connections/%E0%A4%A`, 'GET');
+      const connection = await send(`${suite.info.baseUrl}/projects/demo/connections/%E0%A4%A`, 'GET');
       assert.equal(connection.status, 404);
       assert.equal((await connection.json()).detail, 'no connection %E0%A4%A in project demo');
     });
@@ -181,7 +174,7 @@ describe('emulator contract', () => {
         ...declared('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update'),
         ...declared('/projects/{projectIdOrName}/connections/{connectionId}'),
       ].sort();
-      const response = await send(`${info.baseUrl}/projects/demo/connections/conn_demo:oauth-update`, 'POST');
+      const response = await send(`${suite.info.baseUrl}/projects/demo/connections/conn_demo:oauth-update`, 'POST');
       assert.equal(response.status, 405);
       assert.deepEqual(response.headers.get('allow')!.split(', ').sort(), expected);
       await response.body?.cancel();
@@ -192,14 +185,14 @@ describe('emulator contract', () => {
     const { validateResponse } = loadContract();
 
     it('accepts a conforming answer, whatever parameters its media type carries', async () => {
-      const response = await send(`${info.baseUrl}/projects/demo/connections/conn_demo`, 'GET');
+      const response = await send(`${suite.info.baseUrl}/projects/demo/connections/conn_demo`, 'GET');
       const body = await response.json();
       assert.deepEqual(validateResponse('getConnection', 200, response.headers.get('content-type'), body), []);
       assert.deepEqual(validateResponse('getConnection', 200, 'application/json; charset=utf-8', body), []);
     });
 
     it('reports each part of a body that does not conform, by its JSON pointer', async () => {
-      const body = await (await send(`${info.baseUrl}/projects/demo/connections/conn_demo`, 'GET')).json();
+      const body = await (await send(`${suite.info.baseUrl}/projects/demo/connections/conn_demo`, 'GET')).json();
       const statuses = schemas.ConnectionStatus.enum;
       assert.ok(!statuses.includes('nope'));
       assert.deepEqual(validateResponse('getConnection', 200, 'application/json', { ...body, status: 'nope' }), [

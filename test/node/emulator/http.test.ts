@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
-import { connectBody, KEY, post, withEmulator } from '../helpers/emulator.js';
+import { connectBody, emulatorPerSuite, KEY, post, withEmulator } from '../helpers/emulator.js';
 import { withHost } from '../helpers/http-requests.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -186,23 +186,21 @@ describe('emulator and a client that aborts mid-body', () => {
 });
 
 describe('emulator routing and answers', () => {
-  let emulator: Emulator;
-  let info: ListenInfo;
-  before(async () => {
-    emulator = createEmulator({ verifyDelay: 0 });
-    info = await emulator.listen();
-  });
-  after(() => emulator.close());
+  const suite = emulatorPerSuite();
 
   const post = (path: string, body: string) =>
-    fetch(`${info.baseUrl}${path}`, { method: 'POST', headers: { ...KEY, 'content-type': 'application/json' }, body });
+    fetch(`${suite.info.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body,
+    });
   describe('routing', () => {
     it('names the method and path of a route it does not have, under /v1 and elsewhere', async () => {
-      const api = await fetch(`${info.baseUrl}/nothing/here`, { headers: KEY });
+      const api = await fetch(`${suite.info.baseUrl}/nothing/here`, { headers: KEY });
       assert.equal(api.status, 404);
       assert.equal((await api.json()).detail, 'no such route: GET /v1/nothing/here');
       // Outside its own paths, a Node listener hands the request on; handle() answers it.
-      const other = await emulator.handle(new Request('http://emulator.test/elsewhere', { method: 'PUT' }));
+      const other = await suite.emulator.handle(new Request('http://suite.emulator.test/elsewhere', { method: 'PUT' }));
       assert.equal(other.status, 404);
       assert.equal((await other.json()).detail, 'no such route: PUT /elsewhere');
     });
@@ -219,14 +217,14 @@ describe('emulator routing and answers', () => {
     });
 
     it('answers a consent path that is not UTF-8 when decoded with a 400 saying so', async () => {
-      const response = await fetch(`${info.url}/consent/%E0%A4%A`);
+      const response = await fetch(`${suite.info.url}/consent/%E0%A4%A`);
       assert.equal(response.status, 400);
       assert.equal((await response.json()).detail, 'the path is not valid percent-encoded UTF-8');
     });
   });
 
   it('answers 204 without a body or a content type', async () => {
-    const deleted = await fetch(`${info.baseUrl}/projects/demo/connections/conn_demo`, {
+    const deleted = await fetch(`${suite.info.baseUrl}/projects/demo/connections/conn_demo`, {
       method: 'DELETE',
       headers: KEY,
     });
@@ -240,8 +238,8 @@ describe('emulator routing and answers', () => {
     const consoleError = console.error;
     console.error = (...args: unknown[]) => logged.push(args);
     try {
-      const response = await emulator.handle(
-        new Request('http://emulator.test/v1/oauth-connect', {
+      const response = await suite.emulator.handle(
+        new Request('http://suite.emulator.test/v1/oauth-connect', {
           method: 'POST',
           headers: { ...KEY, 'content-type': 'application/json' },
           body: new ReadableStream({
@@ -256,7 +254,7 @@ describe('emulator routing and answers', () => {
       assert.equal(response.status, 500);
       const problem = await response.json();
       assert.equal(problem.detail, 'the emulator failed to answer this request');
-      assert.equal(problem.instance, `${info.baseUrl}/oauth-connect`);
+      assert.equal(problem.instance, `${suite.info.baseUrl}/oauth-connect`);
       assert.equal(problem.requestId, response.headers.get('x-request-id'));
     } finally {
       console.error = consoleError;

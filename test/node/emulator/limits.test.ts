@@ -9,7 +9,16 @@ import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emu
 import { LIMITS } from '../../../src/emulator/limits.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { decide } from '../helpers/consent.js';
-import { connectBody, emulatorApi, KEY, nested, post, problemOf, withEmulator } from '../helpers/emulator.js';
+import {
+  connectBody,
+  emulatorApi,
+  emulatorPerSuite,
+  KEY,
+  nested,
+  post,
+  problemOf,
+  withEmulator,
+} from '../helpers/emulator.js';
 import { streamUntilAnswered } from '../helpers/http-requests.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emulator-limits-'));
@@ -205,18 +214,12 @@ describe('emulator inputs within bounds', () => {
 });
 
 describe('emulator bounds, exactly', () => {
-  let emulator: Emulator;
-  let info: ListenInfo;
-  before(async () => {
-    emulator = createEmulator({ verifyDelay: 0 });
-    info = await emulator.listen();
-  });
-  after(() => emulator.close());
+  const suite = emulatorPerSuite();
 
-  const api = emulatorApi(() => info);
+  const api = emulatorApi(() => suite.info);
 
   const postTo = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${info.baseUrl}${path}`, {
+    fetch(`${suite.info.baseUrl}${path}`, {
       method: 'POST',
       headers: { ...KEY, 'content-type': 'application/json', ...headers },
       body: JSON.stringify(body),
@@ -306,7 +309,7 @@ describe('emulator bounds, exactly', () => {
 
     it('takes a search with exactly the most filters, and refuses one more', async () => {
       const search = (count: number) =>
-        fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+        fetch(`${suite.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
           method: 'POST',
           headers: { ...KEY, 'content-type': 'application/json' },
           body: JSON.stringify({
@@ -330,11 +333,14 @@ describe('emulator bounds, exactly', () => {
       }));
       const notSearch = await postTo('/oauth-connect', connectBody({ fieldFilters: filters }));
       assert.equal(notSearch.status, 200, 'the bound is on searches, not on a field of that name elsewhere');
-      const longRefElsewhere = await fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
-        method: 'POST',
-        headers: { ...KEY, 'content-type': 'application/json' },
-        body: JSON.stringify({ objectName: 'contact', fieldFilters: [], groupRef: 'g'.repeat(LIMITS.refLength + 1) }),
-      });
+      const longRefElsewhere = await fetch(
+        `${suite.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`,
+        {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: JSON.stringify({ objectName: 'contact', fieldFilters: [], groupRef: 'g'.repeat(LIMITS.refLength + 1) }),
+        },
+      );
       assert.equal(longRefElsewhere.status, 200, "the length bound is oauth-connect's, not a search's");
     });
   });
@@ -366,7 +372,7 @@ describe('emulator bounds, exactly', () => {
         ],
         [
           'too many filters',
-          fetch(`${info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
+          fetch(`${suite.info.searchUrl}/projects/demo/integrations/int_demo?groupRef=acme`, {
             method: 'POST',
             headers: { ...KEY, 'content-type': 'application/json' },
             body: JSON.stringify({

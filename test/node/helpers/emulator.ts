@@ -1,6 +1,7 @@
 // What the emulator's tests share: the seed's API key, a clock moved by hand, request bodies, the problem a client
 // reads, and an emulator started for one test and closed whatever happens.
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 
 /** The seed's API key, as the header that carries it. */
@@ -47,6 +48,20 @@ export async function problemOf(response: Response, status: number, why = ''): P
 }
 
 export type Started = { emulator: Emulator; info: Awaited<ReturnType<Emulator['listen']>> };
+
+/**
+ * An emulator started before the suite's tests (in the describe that calls this) and closed after them. Its
+ * `emulator` and `info` are there once the tests run.
+ */
+export function emulatorPerSuite(options: Parameters<typeof createEmulator>[0] = {}): Started {
+  const started = {} as Started;
+  before(async () => {
+    started.emulator = createEmulator({ verifyDelay: 0, ...options });
+    started.info = await started.emulator.listen();
+  });
+  after(() => started.emulator.close());
+  return started;
+}
 
 /** Runs `body` against a freshly started emulator, and closes it (waiting for its data file) whatever happens. */
 export async function withEmulator(
