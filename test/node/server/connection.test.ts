@@ -2,7 +2,7 @@
 // with its type.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { toBrowserConnection } from '../../../src/server/connection.js';
+import { consumerRefOf, groupRefOf, toBrowserConnection } from '../../../src/server/connection.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { call } from '../helpers/handler-calls.js';
 import { handlerOnPlatformDouble, problemOf } from '../helpers/platform-double.js';
@@ -97,6 +97,30 @@ describe("the platform's connections", () => {
     },
   );
 
+  it(
+    "lists only the user's own connections when asked, leaving out those with no consumer",
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      const { consumer, ...noConsumer } = sampleConnection({ id: 'no-consumer' });
+      platform.reply = () => ({
+        body: [
+          { ...sampleConnection({ id: 'mine' }), consumer: { ...consumer, consumerRef: 'user-ada' } },
+          noConsumer,
+          { ...sampleConnection({ id: 'null-consumer' }), consumer: null },
+          sampleConnection({ id: 'other' }),
+        ],
+      });
+      const response = await call(handler, '/connections?own=true');
+      const text = await response.text();
+      assert.equal(response.status, 200, text);
+      assert.deepEqual(
+        JSON.parse(text).map((c: { id: string }) => c.id),
+        ['mine'],
+      );
+    },
+  );
+
   it('answers 502 and tells the server when the list is not an array', { timeout: 10_000 }, async () => {
     const handler = make();
     platform.reply = () => ({ body: { connections: [sampleConnection()] } });
@@ -144,5 +168,41 @@ describe('toBrowserConnection: each field only with its type', () => {
       status: 'working',
     });
     assert.deepEqual(toBrowserConnection({ ...sampleConnection(), group: null, consumer: 'u1' }).group, undefined);
+  });
+
+  it('keeps a timestamp only as a string, not as a list holding one', () => {
+    assert.deepEqual(
+      toBrowserConnection({ createTime: ['2026-01-01T00:00:00Z'], updateTime: '2026-01-01T00:00:00Z' }),
+      { updateTime: '2026-01-01T00:00:00Z' },
+    );
+  });
+
+  it('keeps up to 256 scope lists, and only the lists that hold strings alone', () => {
+    const many = Array.from({ length: 256 }, (_, i) => [`s${i}`]);
+    assert.deepEqual(toBrowserConnection({ providerApp: { scopes: many } }), { providerApp: { scopes: many } });
+    assert.deepEqual(toBrowserConnection({ providerApp: { scopes: [...many, ['one more']] } }), { providerApp: {} });
+    assert.deepEqual(toBrowserConnection({ providerApp: { scopes: [['read'], [['read']], ['write']] } }), {
+      providerApp: { scopes: [['read'], ['write']] },
+    });
+  });
+});
+
+describe('groupRefOf and consumerRefOf', () => {
+  it("give a connection's group and consumer refs when they are strings, and undefined for anything else", () => {
+    assert.equal(groupRefOf(sampleConnection()), 'acme');
+    assert.equal(consumerRefOf(sampleConnection()), 'u1');
+    for (const connection of [
+      undefined,
+      null,
+      'conn_1',
+      42,
+      {},
+      { group: null, consumer: null },
+      { group: 'acme', consumer: 'u1' },
+      { group: { groupRef: 42 }, consumer: { consumerRef: 42 } },
+    ]) {
+      assert.equal(groupRefOf(connection), undefined, JSON.stringify(connection));
+      assert.equal(consumerRefOf(connection), undefined, JSON.stringify(connection));
+    }
   });
 });

@@ -284,6 +284,61 @@ describe('the provider route', () => {
       assert.deepEqual(await (await get(handler, '/providers/odd')).json(), { name: 'odd' });
     });
 
+    it("keeps the platform's name up to 128 characters and its texts up to 1024, the asked name past that", async () => {
+      const name = 'n'.repeat(128);
+      const displayName = 'd'.repeat(1024);
+      const answering = (info: unknown) =>
+        make({ baseUrl: 'https://platform.example/v1', fetch: platformAnswering(info) });
+      assert.deepEqual(
+        await (await get(answering({ name, displayName, authType: 'a'.repeat(128) }), '/providers/odd')).json(),
+        { name, displayName, authType: 'a'.repeat(128) },
+      );
+      assert.deepEqual(
+        await (
+          await get(
+            answering({ name: `${name}n`, displayName: `${displayName}d`, authType: 'a'.repeat(129) }),
+            '/providers/odd',
+          )
+        ).json(),
+        { name: 'odd' },
+      );
+      // The platform's name is the one answered, even when it is not the one asked.
+      assert.deepEqual(await (await get(answering({ name: 'netsuite' }), '/providers/odd')).json(), {
+        name: 'netsuite',
+      });
+    });
+
+    it('keeps a URL of exactly 2048 characters, and none longer as sent or once encoded', async () => {
+      const base = 'https://cdn.example/';
+      const exact = `${base}${'a'.repeat(2048 - base.length)}`;
+      // Leading spaces a URL parser drops: 2100 characters as sent, 28 once parsed.
+      const padded = `${' '.repeat(2072)}${base}logo.svg`;
+      // 1020 characters as sent, each é sent on as %C3%A9: 6020 once parsed.
+      const encoded = `${base}${'é'.repeat(1000)}`;
+      const handler = make({
+        baseUrl: 'https://platform.example/v1',
+        fetch: platformAnswering({
+          name: 'odd',
+          media: { regular: { iconURL: exact, logoURL: padded }, darkMode: { iconURL: encoded } },
+          metadata: {
+            input: [
+              { name: 'accountId', docsURL: padded },
+              { name: 'region', docsURL: exact },
+            ],
+          },
+        }),
+      });
+      assert.equal(exact.length, 2048);
+      assert.equal(padded.length, 2100);
+      assert.equal(new URL(padded).href.length, 28);
+      assert.equal(new URL(encoded).href.length, 6020);
+      assert.deepEqual(await (await get(handler, '/providers/odd')).json(), {
+        name: 'odd',
+        media: { regular: { iconURL: exact } },
+        metadata: { input: [{ name: 'accountId' }, { name: 'region', docsURL: exact }] },
+      });
+    });
+
     it('answers 502 for an answer that is no object, and keeps no failure', async () => {
       const errors: ConnectHandlerErrorInfo[] = [];
       const handler = make({
