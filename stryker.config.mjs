@@ -64,6 +64,8 @@ export const AREAS = {
       'test/node/http/node-listener.test.ts',
       'test/node/http/problem.test.ts',
       'test/node/shared/json.test.ts',
+      'test/node/shared/provider.test.ts',
+      'test/node/shared/url.test.ts',
     ],
   },
   emulator: {
