@@ -2,7 +2,7 @@
 // parser consumed, Host checks), and its Response written back as a stream that stops when the client goes away.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { createConnectHandler, toNodeListener, type FetchHandler } from '../../../src/server/index.js';
 import { toRequest } from '../../../src/http/node.js';
@@ -272,6 +272,7 @@ describe('toNodeListener (src/http/node.ts)', () => {
                 c.close();
               },
             }),
+            { statusText: 'Streamed' },
           ),
         '/empty': () => new Response(null, { status: 204 }),
       };
@@ -294,6 +295,7 @@ describe('toNodeListener (src/http/node.ts)', () => {
         assert.match(none, /^HTTP\/1\.1 202 /);
         assert.match(none, /^content-length: 0\r$/im);
         const chunked = await get('/chunks');
+        assert.match(chunked, /^HTTP\/1\.1 200 Streamed\r\n/);
         assert.match(chunked, /^transfer-encoding: chunked\r$/im);
         assert.ok(!/content-length/i.test(chunked), chunked);
         assert.equal(dechunk(chunked.slice(chunked.indexOf('\r\n\r\n') + 4)), 'one,two,three');
@@ -615,7 +617,11 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
     }
   });
 
-  it('streams a body larger than the socket takes at once, whole and in order', { timeout: 20_000 }, async () => {
+  it("streams a body past the socket's buffer whole and in order, without a leak", { timeout: 20_000 }, async () => {
+    // Each wait for the socket to drain must let go of its listeners, or Node warns of a leak after ten waits.
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
     const chunk = 64 * 1024;
     const count = 128; // 8 MiB: far past the socket's buffer, so writing must wait for it to drain
     const server = await listen(async () => {
@@ -647,7 +653,10 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
       const bytes = dechunkBytes(body.subarray(body.indexOf('\r\n\r\n') + 4));
       assert.equal(bytes.length, chunk * count);
       for (let n = 0; n < count; n++) assert.equal(bytes[n * chunk], n % 251, `chunk ${n}`);
+      await wait(10);
+      assert.deepEqual(warnings, []);
     } finally {
+      process.off('warning', onWarning);
       await server.close();
     }
   });
@@ -719,6 +728,113 @@ describe('toNodeListener and toRequest at their edges (src/http/node.ts)', () =>
     } finally {
       await server.close();
       await platform.close();
+    }
+  });
+
+  it('toRequest: a message without url, method or socket reads as GET / over http, and serves() sees /', () => {
+    const bare = { headers: { host: 'api.example' } } as unknown as IncomingMessage;
+    const request = toRequest(bare);
+    assert.equal(request.method, 'GET');
+    assert.equal(request.url, 'http://api.example/');
+    const paths: string[] = [];
+    const listener = toNodeListener(echo, { serves: (path) => (paths.push(path), false) });
+    listener(bare, {} as ServerResponse, () => {});
+    assert.deepEqual(paths, ['/']);
+  });
+
+  it('answers 400 when a body parser left a body it cannot rebuild, without the error', async () => {
+    const listener = toNodeListener(echo);
+    const server: Server = createServer((req, res) => {
+      (req as { body?: unknown }).body = { n: 1n };
+      req.resume();
+      req.once('end', () => listener(req, res));
+    });
+    const { port, close } = await listenOn(server);
+    try {
+      const answer = await send(
+        port,
+        'POST /echo HTTP/1.1\r\nHost: api.example\r\nContent-Type: application/json',
+        '{}',
+      );
+      assert.equal(statusOf(answer), 400);
+      assert.equal(JSON.parse(bodyOf(answer)).detail, 'the request could not be read');
+    } finally {
+      await close();
+    }
+  });
+
+  it('closes the connection after its own answer when the request body has not arrived, and only then', async () => {
+    const server = await listen(async () => {
+      throw new Error('down');
+    });
+    try {
+      const early = await raw(
+        server.port,
+        'POST /a/../b HTTP/1.1\r\nHost: api.example\r\nContent-Length: 100\r\n\r\n{"a":',
+      );
+      assert.equal(statusOf(early), 400);
+      assert.equal(
+        JSON.parse(bodyOf(early)).detail,
+        'the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)',
+      );
+      assert.ok(headersOf(early).includes('connection: close'), early);
+      // A whole request keeps its connection after the 500 of a failing handler: read the one answer, then hang up.
+      const whole = await new Promise<string>((resolve, reject) => {
+        const socket = connect(server.port, '127.0.0.1', () =>
+          socket.write('GET /fails HTTP/1.1\r\nHost: api.example\r\n\r\n'),
+        );
+        let data = '';
+        socket.setTimeout(5000, () => socket.destroy(new Error(`no answer: ${data}`)));
+        socket.on('data', (chunk) => {
+          data += chunk;
+          const length = /\r\ncontent-length: (\d+)\r\n/i.exec(data);
+          if (length && bodyOf(data).length >= Number(length[1])) {
+            socket.destroy();
+            resolve(data);
+          }
+        });
+        socket.on('error', reject);
+      });
+      assert.equal(statusOf(whole), 500);
+      assert.ok(headersOf(whole).includes('connection: keep-alive'), whole);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gives the handler an aborted signal when the client went away before the listener ran', async () => {
+    let seen!: (aborted: boolean) => void;
+    const aborted = new Promise<boolean>((resolve) => (seen = resolve));
+    const listener = toNodeListener(async (request) => {
+      seen(request.signal.aborted);
+      return new Response('late');
+    });
+    // As a middleware in front would: it awaits something while the client hangs up, then hands the request on.
+    const { port, close } = await listenOn(createServer((req, res) => res.once('close', () => listener(req, res))));
+    try {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write('GET / HTTP/1.1\r\nHost: api.example\r\n\r\n');
+        setTimeout(() => socket.destroy(), 50);
+      });
+      assert.equal(await aborted, true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('writes a Response whose Headers have no getSetCookie (another fetch), with no Set-Cookie added', async () => {
+    const server = await listen(async () => {
+      const headers = new Headers({ 'x-kept': 'yes' });
+      Object.defineProperty(headers, 'getSetCookie', { value: undefined });
+      return { status: 202, statusText: '', headers, body: null } as unknown as Response;
+    });
+    try {
+      const answer = await send(server.port, 'GET / HTTP/1.1\r\nHost: api.example');
+      assert.equal(statusOf(answer), 202);
+      assert.ok(headersOf(answer).includes('x-kept: yes'), answer);
+      assert.equal(headersOf(answer).filter((h) => h.startsWith('set-cookie:')).length, 0, answer);
+    } finally {
+      await server.close();
     }
   });
 });

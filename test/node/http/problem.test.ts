@@ -3,6 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnectHandler, type ConnectHandler } from '../../../src/server/index.js';
+import { HttpProblem, readTextBody } from '../../../src/http/problem.js';
 import { APP } from '../helpers/handler-calls.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
@@ -184,5 +185,56 @@ describe('a Request-like object that is no Request (src/http/problem.ts)', () =>
     assert.equal(body.detail, 'the connect handler failed');
     assert.equal(body.instance, undefined, 'no instance without an absolute URL');
     assert.deepEqual(errors, ['GET  answered 500: unexpected TypeError: Invalid URL']);
+  });
+});
+
+describe('the body read and the problem it throws (src/http/problem.ts)', () => {
+  /** A POST whose body sends `first` at once and, unless `rest` is undefined, `rest` after `delayMs` to end it. */
+  function slowPost(first: string, rest?: string, delayMs = 30) {
+    const seen = { cancelled: false };
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(first));
+        if (rest === undefined) return;
+        setTimeout(() => {
+          controller.enqueue(new TextEncoder().encode(rest));
+          controller.close();
+        }, delayMs);
+      },
+      cancel() {
+        seen.cancelled = true;
+      },
+    });
+    // @ts-expect-error Node's fetch needs duplex for a streamed body; not in the DOM types.
+    const request = new Request('http://app.example/x', { method: 'POST', body, duplex: 'half' });
+    return { request, seen };
+  }
+
+  it(
+    'answers 408 once deadlineMs has passed before the body ended, and lets the body go',
+    { timeout: 5_000 },
+    async () => {
+      const { request, seen } = slowPost('{"a":');
+      await assert.rejects(readTextBody(request, 1000, { deadlineMs: 50 }), (error: unknown) => {
+        assert.ok(error instanceof HttpProblem);
+        assert.deepEqual(error.init, { status: 408, detail: 'the request body did not arrive in time' });
+        return true;
+      });
+      assert.equal(seen.cancelled, true);
+    },
+  );
+
+  it('reads a body that takes its time whole when no deadline is given', { timeout: 5_000 }, async () => {
+    const { request } = slowPost('{"a":', '1}');
+    assert.equal(await readTextBody(request, 1000), '{"a":1}');
+  });
+
+  it("has its detail as an HttpProblem's message, else its title, else the status's reason phrase", () => {
+    assert.equal(
+      new HttpProblem({ status: 400, title: 'Bad input', detail: 'the field x is missing' }).message,
+      'the field x is missing',
+    );
+    assert.equal(new HttpProblem({ status: 400, title: 'Bad input' }).message, 'Bad input');
+    assert.equal(new HttpProblem({ status: 404 }).message, 'Not Found');
   });
 });

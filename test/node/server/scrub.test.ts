@@ -101,6 +101,24 @@ describe('createScrubber: the API key', () => {
     assert.equal(scrub(`q=${encodeURIComponent(KEY)}&x=1`), 'q=[redacted]&x=1');
   });
 
+  it('keeps the padding of its whole base64, one or two characters', () => {
+    const twoPads = `${KEY}ab`;
+    const whole = Buffer.from(twoPads).toString('base64');
+    assert.match(whole, /[^=]==$/);
+    assert.equal(createScrubber(twoPads, 'https://platform.example/v1')(whole), '[redacted]==');
+  });
+
+  it('hides a base64 form of 6 characters inside a longer encoding, and none of 5', () => {
+    // A 5-character key at the second byte of an encoding: its 6 characters there depend on the key's bytes only.
+    const five = createScrubber('k9Zq!', 'http://p.example/v1');
+    const encoded = Buffer.from('xk9Zq!yy').toString('base64');
+    assert.match(five(`token ${encoded} end`), /^token \S{1,2}\[redacted\]\S{2,4} end$/);
+    // A 4-character key at the third byte: 5 such characters, too few to hide without hiding other text.
+    const four = createScrubber('k9Zq', 'http://p.example/v1');
+    const short = Buffer.from('xyk9Zqyy').toString('base64');
+    assert.equal(four(`token ${short} end`), `token ${short} end`);
+  });
+
   it('works with a key too short for any base64 form, hiding each occurrence', () => {
     const short = createScrubber('k9', 'http://p.example/v1');
     // 'az', 's5' and 'rO' are its base64 at the three alignments: too short to hide without hiding everything.
@@ -134,6 +152,22 @@ describe("createScrubber: the platform's address", () => {
       'at [redacted] and [redacted]',
     );
   });
+
+  it('hides an IPv6 host written without "::", or ending in it, in its expanded form', () => {
+    const full = createScrubber(KEY, 'http://[2001:db8:1:2:3:4:5:6]:8443/v1');
+    assert.equal(full('at 2001:0db8:0001:0002:0003:0004:0005:0006 x'), 'at [redacted] x');
+    const trailing = createScrubber(KEY, 'http://[2001:db8::]:8443/v1');
+    assert.equal(trailing('at 2001:0db8:0000:0000:0000:0000:0000:0000 x'), 'at [redacted] x');
+  });
+
+  it('keeps the brackets around a named host: only an IPv6 address has them as part of it', () => {
+    assert.equal(scrub('host [platform.example] end'), 'host [[redacted]] end');
+  });
+
+  it('hides the longest form that starts at a place: a key that begins the host name hides the whole host', () => {
+    const overlapping = createScrubber('platform', 'https://platform.example/v1');
+    assert.equal(overlapping('at platform.example now'), 'at [redacted] now');
+  });
 });
 
 describe('createScrubber: stack traces and URLs', () => {
@@ -154,6 +188,24 @@ describe('createScrubber: stack traces and URLs', () => {
   it('removes a bare file position, keeping the words on either side apart', () => {
     assert.equal(scrub('a(/x.js:1:2)b'), 'a b');
     assert.equal(scrub('failed in /app/x.js:12 while reading'), 'failed in while reading');
+  });
+
+  it('removes frames whatever the spaces between their parts, and a position that ends the text', () => {
+    const stack = [
+      'boom',
+      '    at new  Other (/app/o.js:5:6)',
+      '    at fn  (/app/x.js:1:2)',
+      '    at  Array.map (native)',
+      '    at Array.map  (native)',
+      '    at async  Promise.all (index 10)',
+      '    at new  Thing (<anonymous>)',
+      '    at last /app/end.js:12',
+    ].join('\n');
+    assert.equal(scrub(stack), 'boom');
+  });
+
+  it('keeps the words after a file position that a colon follows', () => {
+    assert.match(scrub('/app/config.json:3: unexpected token }'), /: unexpected token \}$/);
   });
 
   it("replaces a URL whole, its port too, and never takes a URL's port for a line number", () => {
@@ -303,6 +355,9 @@ describe('the scrubber under 1 MB adversarial text', () => {
     );
     // Text far past the prefix is not shown, whatever whitespace would have brought it near.
     assert.equal(scrubLoopback(`${' '.repeat(SCRUB_LIMITS.scanText + 5000)}late words`), '');
+    // Nor is text past the first keepText characters: a word that crosses that cut is cut there.
+    assert.equal(scrubLoopback(`${' '.repeat(SCRUB_LIMITS.keepText - 5)}words`), 'words');
+    assert.equal(scrubLoopback(`${' '.repeat(SCRUB_LIMITS.keepText - 4)}words`), 'word');
   });
 
   it('hides a key that starts just before the cut whole, in every form', () => {
