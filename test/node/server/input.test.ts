@@ -93,7 +93,7 @@ describe('provider hints of oauth-connect', () => {
 });
 
 describe("oauth-connect's body", () => {
-  const { make, asked } = handlerOnPlatformDouble();
+  const { make, asked, errors } = handlerOnPlatformDouble();
   const connect = (handler: ConnectHandler, body: unknown) => call(handler, '/oauth-connect', { method: 'POST', body });
   const sent = () => JSON.parse(asked().at(-1)!.body);
 
@@ -192,6 +192,39 @@ describe("oauth-connect's body", () => {
         assert.equal(root.detail, '(root) must be a JSON object', text);
         assert.deepEqual(root.issues, [{ detail: 'must be a JSON object', in: 'body', name: '(root)' }], text);
       }
+    },
+  );
+
+  it(
+    'answers 499 when the body breaks off because the browser went away, and 500 for any other break',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      const broken = (error: Error) =>
+        handler(
+          new Request(`${APP}/api/connect/oauth-connect`, {
+            method: 'POST',
+            headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+            body: new ReadableStream({
+              pull(controller) {
+                controller.error(error);
+              },
+            }),
+            duplex: 'half',
+          } as RequestInit),
+        );
+      for (const gone of [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), new Error('aborted')]) {
+        const body = await problemOf(await broken(gone), 499);
+        assert.equal(body.detail, 'the request body was cut off', gone.message);
+      }
+      assert.equal(errors.length, 0, "the browser's leaving is not the server's failure");
+      const other = await problemOf(await broken(new RangeError('decoder broke')), 500);
+      assert.equal(other.detail, 'the connect handler failed');
+      assert.deepEqual(
+        errors.map((e) => [e.kind, e.message]),
+        [['internal', 'POST /api/connect/oauth-connect answered 500: unexpected RangeError: decoder broke']],
+      );
+      assert.equal(asked().length, 0);
     },
   );
 
