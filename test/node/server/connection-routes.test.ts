@@ -87,6 +87,31 @@ describe('the list route', () => {
       assert.deepEqual(await ids(handler, '/api/connect/connections', 'otto'), [made.ottoSlack]);
     });
 
+    it('lists a connection without a creation time after every dated one', async () => {
+      const platform = await startTestServer(() => ({
+        body: [
+          { ...sampleConnection({ id: 'undated', provider: 'slack' }), createTime: undefined },
+          sampleConnection({ id: 'older', provider: 'notion', createTime: '2026-01-01T00:00:00Z' }),
+          { ...sampleConnection({ id: 'undated-too', provider: 'linear' }), createTime: undefined },
+          sampleConnection({ id: 'newer', provider: 'hubspot', createTime: '2026-02-01T00:00:00Z' }),
+        ],
+      }));
+      try {
+        const listing = createConnectHandler({
+          apiKey: API_KEY,
+          baseUrl: `${platform.url}/v1`,
+          project: 'demo',
+          authorize,
+          retry: false,
+        });
+        const listed = await ids(listing, '/connections', 'ada');
+        assert.deepEqual(listed.slice(0, 2), ['newer', 'older']);
+        assert.deepEqual(listed.slice(2).sort(), ['undated', 'undated-too']);
+      } finally {
+        await platform.close();
+      }
+    });
+
     it("answers only the allow-listed providers' connections when the handler has a providers list", async () => {
       const listed = createConnectHandler({
         apiKey: API_KEY,

@@ -3,7 +3,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { HttpProblem } from '../../../src/http/problem.js';
 import { createConnectHandler, type ConnectHandler } from '../../../src/server/index.js';
+import { decodeProviderName } from '../../../src/server/input.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { APP, call, urlReply } from '../helpers/handler-calls.js';
 import { countingFetch, type CountingFetch } from '../helpers/platform-calls.js';
@@ -91,7 +93,7 @@ describe('provider hints of oauth-connect', () => {
 });
 
 describe("oauth-connect's body", () => {
-  const { make, asked } = handlerOnPlatformDouble();
+  const { make, asked, errors } = handlerOnPlatformDouble();
   const connect = (handler: ConnectHandler, body: unknown) => call(handler, '/oauth-connect', { method: 'POST', body });
   const sent = () => JSON.parse(asked().at(-1)!.body);
 
@@ -120,6 +122,15 @@ describe("oauth-connect's body", () => {
       assert.equal(body.title, 'Invalid request');
       assert.equal(body.detail, `${field} is too long`);
       assert.deepEqual(body.issues, [{ detail: 'is too long', in: 'body', name: field }], 'a long value is not echoed');
+    }
+    // 512 characters are not too long: a hint that long is refused by its own rule, naming it and echoing it.
+    for (const [field, rule] of [
+      ['providerWorkspaceRef', 'must be a hostname label'],
+      ['providerAppId', 'must be an ID'],
+    ]) {
+      const body = await problemOf(await connect(handler, { provider: 'slack', [field]: 'h'.repeat(512) }), 400);
+      assert.ok(body.detail.startsWith(`${field} ${rule}:`), body.detail);
+      assert.equal(body.issues[0].value, 'h'.repeat(512));
     }
     assert.equal(asked().length, before, 'nothing refused reaches the platform');
   });
@@ -173,11 +184,47 @@ describe("oauth-connect's body", () => {
       const wrongType = await problemOf(await connect(handler, { provider: 'slack', providerAppId: 7 }), 400);
       assert.equal(wrongType.detail, 'providerAppId must be a string');
       assert.equal(wrongType.issues[0].detail, 'must be a string');
+      const ignored = await problemOf(await connect(handler, { provider: 'slack', groupRef: 5 }), 400);
+      assert.equal(ignored.detail, 'groupRef must be a string');
+      assert.equal(ignored.issues[0].detail, 'must be a string');
       for (const text of ['null', '"slack"', '[{"provider":"slack"}]', '7']) {
         const root = await problemOf(await connect(handler, text), 400);
         assert.equal(root.detail, '(root) must be a JSON object', text);
         assert.deepEqual(root.issues, [{ detail: 'must be a JSON object', in: 'body', name: '(root)' }], text);
       }
+    },
+  );
+
+  it(
+    'answers 499 when the body breaks off because the browser went away, and 500 for any other break',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      const broken = (error: Error) =>
+        handler(
+          new Request(`${APP}/api/connect/oauth-connect`, {
+            method: 'POST',
+            headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+            body: new ReadableStream({
+              pull(controller) {
+                controller.error(error);
+              },
+            }),
+            duplex: 'half',
+          } as RequestInit),
+        );
+      for (const gone of [Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }), new Error('aborted')]) {
+        const body = await problemOf(await broken(gone), 499);
+        assert.equal(body.detail, 'the request body was cut off', gone.message);
+      }
+      assert.equal(errors.length, 0, "the browser's leaving is not the server's failure");
+      const other = await problemOf(await broken(new RangeError('decoder broke')), 500);
+      assert.equal(other.detail, 'the connect handler failed');
+      assert.deepEqual(
+        errors.map((e) => [e.kind, e.message]),
+        [['internal', 'POST /api/connect/oauth-connect answered 500: unexpected RangeError: decoder broke']],
+      );
+      assert.equal(asked().length, 0);
     },
   );
 
@@ -307,4 +354,66 @@ describe('connection IDs and the provider query', () => {
       assert.equal(asked()[0].query.provider, 'slack');
     },
   );
+});
+
+describe('the own query', () => {
+  const { platform, make, asked } = handlerOnPlatformDouble();
+  it(
+    'refuses any own other than true or 1, once, with a validation problem naming it',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      platform.reply = () => ({ body: [] });
+      for (const query of ['own=false', 'own=', 'own=yes', 'own=1&own=1']) {
+        const body = await problemOf(await call(handler, `/connections?${query}`), 400);
+        assert.deepEqual(
+          { type: body.type, title: body.title, detail: body.detail, issues: body.issues },
+          {
+            type: 'urn:connect-provider:problem:validation',
+            title: 'Invalid request',
+            detail: 'own must be true or 1 (or left out for the whole group)',
+            issues: [{ detail: 'must be true or 1', in: 'query', name: 'own' }],
+          },
+          query,
+        );
+      }
+      assert.equal(asked().length, 0);
+    },
+  );
+});
+
+describe('provider names of the provider route', () => {
+  const { platform, make, asked } = handlerOnPlatformDouble();
+  it(
+    'answers 404 without asking the platform for a blank name or one over 512 characters; asks for one of 512',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      platform.reply = () => ({ body: { name: 'p' } });
+      for (const name of ['%20', '%20%20', 'p'.repeat(513), `${'p'.repeat(511)}%20%20`]) {
+        const body = await problemOf(await call(handler, `/providers/${name}`), 404);
+        assert.equal(body.detail, 'no such provider', name);
+      }
+      assert.equal(asked().length, 0);
+      const longest = 'p'.repeat(512);
+      assert.equal((await call(handler, `/providers/${longest}`)).status, 200);
+      assert.deepEqual(
+        asked().map((request) => request.path),
+        [`/v1/providers/${longest}`],
+      );
+    },
+  );
+
+  it('takes no . or .. for a provider name (a URL parser resolves them before routing, too)', () => {
+    for (const raw of ['.', '..', '%2e', '%2E%2e']) {
+      assert.throws(
+        () => decodeProviderName(raw),
+        (error: unknown) =>
+          error instanceof HttpProblem && error.init.status === 404 && error.init.detail === 'no such provider',
+        raw,
+      );
+    }
+    assert.equal(decodeProviderName('...'), '...');
+    assert.equal(decodeProviderName('.slack'), '.slack');
+  });
 });

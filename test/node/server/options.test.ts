@@ -29,6 +29,8 @@ describe('createConnectHandler: the TypeError of each unusable option', () => {
       [{ ...good, apiKey: undefined }, /apiKey is required/],
       [{ ...good, apiKey: 'key with space' }, /apiKey holds spaces/],
       [{ ...good, project: '' }, /project is required/],
+      [{ ...good, project: undefined }, /project is required/],
+      [{ ...good, project: 7 }, /project is required/],
       [{ ...good, authorize: 'yes' }, /authorize\(request\) is required/],
       [{ ...good, baseUrl: 'nope' }, /baseUrl must be an absolute URL/],
       [{ ...good, baseUrl: 42 }, /baseUrl must be/],

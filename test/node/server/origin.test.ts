@@ -59,6 +59,7 @@ describe('the origin check', () => {
       });
     assert.equal((await behindProxy('http://app.test', 'https')).status, 403);
     assert.equal((await behindProxy('http://app.test', 'HTTPS, http')).status, 403);
+    assert.equal((await behindProxy('http://app.test', 'https ,http')).status, 403);
     assert.equal((await behindProxy('https://app.test', 'https')).status, 200);
     assert.equal((await behindProxy('http://app.test', 'http')).status, 200);
     assert.equal((await behindProxy('https://app.test', 'http')).status, 403);

@@ -552,3 +552,56 @@ describe('a missing connection or a wrong project', () => {
     },
   );
 });
+
+describe('how long a known project is trusted', () => {
+  const { platform, make, asked } = handlerOnPlatformDouble();
+  it('trusts a yes for just under 5 minutes and asks again at exactly 5', { timeout: 10_000 }, async (t) => {
+    t.mock.timers.enable({ apis: ['Date'], now: 1_000_000 });
+    const handler = make();
+    platform.reply = (request) => (request.path.endsWith('/connections') ? { body: [] } : problemReply(404));
+    const checks = () => asked().filter((request) => request.path === '/v1/projects/demo/connections').length;
+    await problemOf(await call(handler, '/connections/gone'), 404);
+    assert.equal(checks(), 1);
+    t.mock.timers.tick(5 * 60 * 1000 - 1);
+    await problemOf(await call(handler, '/connections/gone'), 404);
+    assert.equal(checks(), 1, 'trusted 1 ms before 5 minutes');
+    t.mock.timers.tick(1);
+    await problemOf(await call(handler, '/connections/gone'), 404);
+    assert.equal(checks(), 2, 'asked again at 5 minutes');
+  });
+});
+
+describe("a provider's info", () => {
+  const { platform, errors, make } = handlerOnPlatformDouble();
+  it(
+    'answers 502 for a JSON answer that is no object (a string, a number, true or null), and tells the server',
+    { timeout: 10_000 },
+    async () => {
+      const handler = make();
+      for (const text of ['"slack"', '7', 'true', 'null', '[{"name":"slack"}]']) {
+        platform.reply = () => ({ headers: { 'content-type': 'application/json' }, body: text });
+        errors.length = 0;
+        const body = await problemOf(await call(handler, '/providers/slack'), 502);
+        assert.equal(body.type, 'urn:connect-provider:problem:upstream', text);
+        assert.deepEqual(
+          errors.map((e) => [e.kind, e.message]),
+          [
+            [
+              'platform',
+              'GET /providers/slack answered 502: platform get-provider answered something other than an object',
+            ],
+          ],
+          text,
+        );
+      }
+    },
+  );
+
+  it('names get-provider in what the server is told of a failed provider call', { timeout: 10_000 }, async () => {
+    const handler = make();
+    platform.reply = () => problemReply(500, { title: 'Down' });
+    await problemOf(await call(handler, '/providers/slack'), 502);
+    assert.equal(errors.length, 1);
+    assert.match(errors[0].message, /^GET \/providers\/slack answered 502: platform get-provider answered 500 Down/);
+  });
+});

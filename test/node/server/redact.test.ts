@@ -36,6 +36,12 @@ describe('createRedactor', () => {
     assert.ok(Array.isArray(copy.list));
   });
 
+  it('replaces the whole URL-encoded form of a key that begins its own encoding (a key ending in %)', () => {
+    const percent = createRedactor('Zk9-secret%');
+    assert.equal(percent('?k=Zk9-secret%25&x'), '?k=[redacted]&x');
+    assert.equal(percent('k=Zk9-SECRET% and k=zk9-secret%25'), 'k=[redacted] and k=[redacted]');
+  });
+
   it('copies an error with the key as an error of its class, its message, stack and cause redacted, and changeable', () => {
     class PlatformFault extends Error {
       override name = 'PlatformFault';
@@ -91,6 +97,11 @@ describe('createRedactor', () => {
     // Nine levels of objects (the string under the ninth) are all read: handed on as they are.
     const shallow = nest(9, 'fine');
     assert.equal(redact(shallow), shallow);
+    // Arrays count as levels too.
+    const nestList = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : [nestList(depth - 1, leaf)]);
+    let item: unknown = redact(nestList(10, KEY));
+    for (let i = 0; i < 8; i++) item = (item as unknown[])[0];
+    assert.deepEqual(item, [undefined]);
   });
 
   it('copies what it cannot look into: getters, symbol keys, functions and instances of other classes', () => {

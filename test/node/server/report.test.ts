@@ -218,6 +218,37 @@ describe('what onError and the browser are told, route by route (src/server/hand
     platform.requests.length = 0;
   });
 
+  it('answers an unexpected failure 500 and tells the server even once the browser left; only the abort is a 499', async () => {
+    const afterLeaving = async (thrown: unknown) => {
+      const controller = new AbortController();
+      const handler = make({
+        authorize: () => ({
+          consumerRef: 'u',
+          get groupRef(): string {
+            controller.abort();
+            throw thrown;
+          },
+        }),
+      });
+      errors.length = 0;
+      const response = await handler(
+        new Request(`${APP}/connections/c1`, {
+          headers: { 'sec-fetch-site': 'same-origin' },
+          signal: controller.signal,
+        }),
+      );
+      return { status: response.status, detail: (await response.json()).detail, kinds: errors.map((e) => e.kind) };
+    };
+    const failed = { status: 500, detail: 'the connect handler failed', kinds: ['internal'] };
+    assert.deepEqual(await afterLeaving(new TypeError('groupRef getter broke')), failed);
+    assert.deepEqual(await afterLeaving({ name: 'AbortError' }), failed, 'no Error: not the abort');
+    assert.deepEqual(await afterLeaving(new DOMException('the browser went away', 'AbortError')), {
+      status: 499,
+      detail: 'the request was aborted',
+      kinds: [],
+    });
+  });
+
   it('names the operation that failed and what the platform answered', { timeout: 10_000 }, async () => {
     const handler = make();
     // The first line of the platform's detail only.

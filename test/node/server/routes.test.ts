@@ -37,6 +37,8 @@ describe('routes, methods and who is calling', () => {
       '/x/connections//',
       '/x/connectionsx',
       '/x/oauth-connect/x',
+      '/x/connections/c1:oauth-update/more',
+      '/x/providers/slack/more',
     ]) {
       const body = await problemOf(await call(handler, path), 404);
       assert.equal(body.detail, 'no such connect route', path);
@@ -91,6 +93,8 @@ describe('routes, methods and who is calling', () => {
         { ...ADA, consumerName: long },
         { ...ADA, groupName: 5 },
         { ...ADA, consumerName: {} },
+        { ...ADA, groupName: ['Acme'] },
+        Object.assign(() => ADA, ADA),
       ];
       for (const value of unusable) {
         user = value;

@@ -7,6 +7,9 @@ import { sampleConnection } from '../../shared/fixtures.js';
 import { call, problemReply } from '../helpers/handler-calls.js';
 import { startTestServer, type Reply, type TestServer } from '../helpers/http-server.js';
 import { handlerOnPlatformDouble, problemOf } from '../helpers/platform-double.js';
+import { ServerFault } from '../../../src/server/problems.js';
+import { createScrubber } from '../../../src/server/scrub.js';
+import { platformFault } from '../../../src/server/upstream.js';
 
 describe("the platform's failures", () => {
   const { platform, errors, make } = handlerOnPlatformDouble();
@@ -288,12 +291,15 @@ describe('the platform, as the handler reads it', () => {
   );
 
   it(
-    "echoes an issue's value only when it is the browser's own, at the path the issue names",
+    "echoes an issue's value only when it is the browser's own text, number or boolean, at the path the issue names",
     { timeout: 10_000 },
     async () => {
       const handler = make();
       const list = Array.from({ length: 11 }, (_, i) => `item-${i}`);
-      const sent = { provider: 'slack', providerMetadata: { body: { region: 'eu' }, list } };
+      const sent = {
+        provider: 'slack',
+        providerMetadata: { body: { region: 'eu' }, list, 'tag#1': 'blue', none: null },
+      };
       const issue = (name: string, value: unknown) => ({ detail: 'is wrong', in: 'body', name, value });
       platform.reply = () =>
         problemReply(400, {
@@ -304,6 +310,8 @@ describe('the platform, as the handler reads it', () => {
             issue('providerMetadata.list[10]', 'item-10'),
             issue('provider.length', 5),
             issue('providerMetadata.body.region', 'us'),
+            issue('providerMetadata.tag#1', 'blue'),
+            issue('providerMetadata.none', null),
             { detail: 7, in: 'body', name: 'provider' },
             { detail: 'from the query', in: 'query', name: 'provider', value: 'slack' },
           ],
@@ -316,8 +324,37 @@ describe('the platform, as the handler reads it', () => {
         { detail: 'is wrong', in: 'body', name: 'providerMetadata.list[10]', value: 'item-10' },
         { detail: 'is wrong', in: 'body', name: 'provider.length' },
         { detail: 'is wrong', in: 'body', name: 'providerMetadata.body.region' },
+        { detail: 'is wrong', in: 'body', name: 'providerMetadata.tag#1', value: 'blue' },
+        { detail: 'is wrong', in: 'body', name: 'providerMetadata.none' },
         { detail: '', in: 'body', name: 'provider' },
       ]);
     },
   );
+});
+
+// The platform client throws as it is what it refuses before sending (a `.` or `..` path segment, a TypeError); the
+// handler's own checks keep those from it, so these are asked of platformFault itself.
+describe("a failure that is not the platform's answer", () => {
+  const scrub = createScrubber('fault-key-5Tq9Wz', 'https://platform.example/v1');
+
+  it('answers 500 "the connect handler failed" and reports it as internal, naming what was thrown', () => {
+    const thrown = new TypeError('connect-provider: provider must not be . or ..\nat the path check');
+    const fault = platformFault(thrown, 'get-provider', { scrub });
+    assert.ok(fault instanceof ServerFault, "a 500 is the server's: onError is told");
+    assert.deepEqual(fault.init, { status: 500, detail: 'the connect handler failed' });
+    assert.equal(fault.kind, 'internal');
+    assert.equal(
+      fault.logMessage,
+      'platform get-provider threw TypeError: connect-provider: provider must not be . or ..',
+    );
+    assert.equal(fault.error, thrown);
+  });
+
+  it('says only that the call failed when what was thrown is no Error', () => {
+    const fault = platformFault('gone', 'list-connections', { scrub });
+    assert.ok(fault instanceof ServerFault);
+    assert.deepEqual(fault.init, { status: 500, detail: 'the connect handler failed' });
+    assert.equal(fault.kind, 'internal');
+    assert.equal(fault.logMessage, 'platform list-connections failed');
+  });
 });
