@@ -1,13 +1,11 @@
 // What the emulator's operations and consent pages share: the state, the
 // clock and where the emulator is reached (Env); what an operation gets and
 // answers (OperationContext, Answer); the emulator's problem types.
-import { VALIDATION_PROBLEM_TYPE } from '../shared/problem.js';
 import type { operations as Spec } from '../shared/schema.js';
 import type { Principal } from './auth.js';
 import type { EmulatorState } from './store.js';
 
 export const PROBLEM_TYPES = {
-  validation: VALIDATION_PROBLEM_TYPE,
   conflict: 'urn:connect-provider:problem:conflict',
   unknownProvider: 'urn:connect-provider:problem:unknown-provider',
 } as const;

@@ -1,7 +1,6 @@
 // The handler's own problem types, and the problems that are the server's
 // fault (ServerFault): the browser gets the problem, onError the rest.
 import { HttpProblem } from '../http/problem.js';
-import { VALIDATION_PROBLEM_TYPE } from '../shared/problem.js';
 import type { ConnectHandlerErrorInfo } from './options.js';
 
 export const HANDLER_PROBLEM_TYPES = {
@@ -11,7 +10,6 @@ export const HANDLER_PROBLEM_TYPES = {
   unusableUrl: 'urn:connect-provider:problem:unusable-url',
   /** The platform does not know the configured project, or baseUrl does not point at its API. */
   misconfigured: 'urn:connect-provider:problem:misconfigured',
-  validation: VALIDATION_PROBLEM_TYPE,
   forbiddenOrigin: 'urn:connect-provider:problem:forbidden-origin',
   badHost: 'urn:connect-provider:problem:bad-host',
   providerNotAllowed: 'urn:connect-provider:problem:provider-not-allowed',
