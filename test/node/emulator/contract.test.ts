@@ -134,6 +134,34 @@ describe('emulator contract', () => {
       ]);
     });
 
+    it('refuses a body field of the wrong type as it was sent, never converting it, beside the other problems', async () => {
+      // A number where the spec wants a string is not taken as its text: alone, it is the one problem...
+      const alone = await issuesOf(await createProject({ appName: 123, name: 'ab', orgId: 'org_demo' }));
+      assert.deepEqual(alone, [
+        { type: ISSUE_TYPE, detail: 'appName must be string', in: 'body', name: 'appName', value: 123 },
+      ]);
+      // ...and beside another problem it is still listed, with the value the client sent.
+      const { pattern } = schemas.CreateProjectRequest.properties.name;
+      const both = await issuesOf(await createProject({ appName: 123, name: '-bad-', orgId: 'org_demo' }));
+      assert.deepEqual(both, [
+        { type: ISSUE_TYPE, detail: 'appName must be string', in: 'body', name: 'appName', value: 123 },
+        { type: ISSUE_TYPE, detail: `name must match pattern "${pattern}"`, in: 'body', name: 'name', value: '-bad-' },
+      ]);
+    });
+
+    it('names a required query parameter that is missing, in the query, with no value', async () => {
+      const search = doc.paths['/projects/{projectIdOrName}/integrations/{integrationId}'].post;
+      const groupRef = search.parameters.find((p: { name?: string }) => p.name === 'groupRef');
+      assert.deepEqual([groupRef.in, groupRef.required], ['query', true]);
+      const issues = await issuesOf(
+        await send(`${suite.info.searchUrl}/projects/demo/integrations/int_demo`, 'POST', {
+          objectName: 'contact',
+          fieldFilters: [],
+        }),
+      );
+      assert.deepEqual(issues, [{ type: ISSUE_TYPE, detail: 'groupRef is required', in: 'query', name: 'groupRef' }]);
+    });
+
     it('names a body that is not an object (root), with the body as its value', async () => {
       const issues = await issuesOf(await createProject(42));
       assert.deepEqual(issues, [{ type: ISSUE_TYPE, detail: 'must be object', in: 'body', name: '(root)', value: 42 }]);
@@ -189,6 +217,7 @@ describe('emulator contract', () => {
       const body = await response.json();
       assert.deepEqual(validateResponse('getConnection', 200, response.headers.get('content-type'), body), []);
       assert.deepEqual(validateResponse('getConnection', 200, 'application/json; charset=utf-8', body), []);
+      assert.deepEqual(validateResponse('getConnection', 200, 'application/json ; charset=utf-8', body), []);
     });
 
     it('reports each part of a body that does not conform, by its JSON pointer', async () => {

@@ -78,6 +78,40 @@ describe('emulator problems stay small whatever the request', () => {
     assert.match(problem.detail, /^60 problems, the first 20: /);
   });
 
+  it('caps the issues at 20 when the query and the body both have problems, the query first', async () => {
+    const body = JSON.stringify({ objectName: 'contact', fieldFilters: Array(30).fill({ operator: 'eq' }) });
+    const response = await post(`${info.searchUrl}/projects/demo/integrations/int_demo`, body);
+    assert.equal(response.status, 400);
+    const problem = await response.json();
+    assert.equal(problem.issues.length, LIMITS.problemIssues);
+    assert.deepEqual(
+      problem.issues.slice(0, 2).map((i: { in: string; name: string }) => [i.in, i.name]),
+      [
+        ['query', 'groupRef'],
+        ['body', 'fieldFilters[0].fieldName'],
+      ],
+    );
+    assert.match(problem.detail, /^61 problems, the first 20: groupRef is required; /);
+  });
+
+  it('checks a body larger than 64 KB as JSON only up to its first problem, and says so', async () => {
+    assert.equal(LIMITS.allErrorsBytes, 64 * 1024);
+    // Six problems (three fields missing in each of two filters); an unknown member pads the body to its size.
+    const withPad = (pad: number) =>
+      JSON.stringify({ objectName: 'contact', fieldFilters: [{}, {}], pad: 'x'.repeat(pad) });
+    const small = await post(search(), withPad(LIMITS.allErrorsBytes - 1024));
+    assert.equal(small.status, 400);
+    assert.match((await small.json()).detail, /^6 problems: fieldFilters\[0\]\.fieldName is required; /);
+    const large = await post(search(), withPad(LIMITS.allErrorsBytes));
+    assert.equal(large.status, 400);
+    const first = 'fieldFilters[0].fieldName is required';
+    const problem = await large.json();
+    assert.equal(problem.detail, `the body is checked up to its first problem, being large: ${first}`);
+    assert.deepEqual(problem.issues, [
+      { type: 'about:blank', detail: first, in: 'body', name: 'fieldFilters[0].fieldName' },
+    ]);
+  });
+
   it('bounds what an issue echoes: long names, long values and whole bodies', async () => {
     const longKey = 'k'.repeat(200_000);
     const cases: Array<[string, string, string]> = [
