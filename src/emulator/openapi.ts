@@ -187,11 +187,12 @@ export function loadContract(): Contract {
       const validateQuery = compiledOnUse(paramAjv, objectSchema(queryParams), validators);
       const bodySchema = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as
         Json | undefined;
-      const validateBody = bodySchema
-        ? compiledOnUse(bodyAjv, rewriteRefs(bodySchema.schema) as Json, validators)
-        : undefined;
-      const validateFirst = bodySchema
-        ? compiledOnUse(firstAjv, rewriteRefs(bodySchema.schema) as Json, validators)
+      // Every problem of a body, and its first problem only: an operation with a body has both.
+      const bodyValidators = bodySchema
+        ? {
+            all: compiledOnUse(bodyAjv, rewriteRefs(bodySchema.schema) as Json, validators),
+            first: compiledOnUse(firstAjv, rewriteRefs(bodySchema.schema) as Json, validators),
+          }
         : undefined;
 
       const names: string[] = [];
@@ -220,7 +221,7 @@ export function loadContract(): Contract {
         server,
         apiKey: security.some((s) => 'APIKeyHeader' in s),
         bearer: security.some((s) => 'Bearer' in s),
-        hasBody: Boolean(validateBody),
+        hasBody: Boolean(bodyValidators),
         pathParams: names,
         match(path) {
           const m = regex.exec(path);
@@ -249,12 +250,12 @@ export function loadContract(): Contract {
           return { path: pathData, query: queryData, issues };
         },
         validateBody(body) {
-          if (!validateBody || !validateFirst || validateFirst(body)) return { issues: [], total: 0, complete: true };
+          if (!bodyValidators || bodyValidators.first(body)) return { issues: [], total: 0, complete: true };
           if (!jsonFits(body, LIMITS.allErrorsBytes)) {
-            return { issues: toIssues(validateFirst.errors, 'body', body), total: 1, complete: false };
+            return { issues: toIssues(bodyValidators.first.errors, 'body', body), total: 1, complete: false };
           }
-          validateBody(body);
-          const errors = validateBody.errors ?? [];
+          bodyValidators.all(body);
+          const errors = bodyValidators.all.errors ?? [];
           return {
             issues: toIssues(errors.slice(0, LIMITS.problemIssues), 'body', body),
             total: errors.length,
