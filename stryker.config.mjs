@@ -118,6 +118,7 @@ export const AREAS = {
       'test/node/emulator/http.test.ts',
       'test/node/emulator/jwt.test.ts',
       'test/node/emulator/limits.test.ts',
+      'test/node/emulator/openapi.test.ts',
       'test/node/emulator/operations.test.ts',
       'test/node/emulator/operations-table.test.ts',
       'test/node/emulator/options.test.ts',
