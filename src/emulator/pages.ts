@@ -77,7 +77,7 @@ export interface ConsentView {
   consumerRef: string;
   scopes: string[];
   /** The workspace and metadata the consent was given, as [label, text] rows. */
-  details?: ReadonlyArray<readonly [string, string]>;
+  details: ReadonlyArray<readonly [string, string]>;
 }
 
 export function consentPage(view: ConsentView): Response {
@@ -93,7 +93,7 @@ export function consentPage(view: ConsentView): Response {
 <dt>Group</dt><dd>${e(view.groupName)} (${e(view.groupRef)})</dd>
 <dt>User</dt><dd>${e(view.consumerName)} (${e(view.consumerRef)})</dd>
 <dt>Scopes</dt><dd>${e(view.scopes.join(', '))}</dd>
-${(view.details ?? []).map(([label, text]) => `<dt>${e(label)}</dt><dd>${e(text)}</dd>\n`).join('')}</dl>
+${view.details.map(([label, text]) => `<dt>${e(label)}</dt><dd>${e(text)}</dd>\n`).join('')}</dl>
 <form method="post" action="/consent/${encodeURIComponent(view.sessionId)}">
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="allow_bad_credentials">Allow with bad credentials</button>

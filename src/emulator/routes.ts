@@ -30,13 +30,14 @@ function decodeSegment(segment: string): string {
 
 export const ROUTES: readonly EmulatorRoute[] = [
   {
-    // Each operation of openapi.yaml on {base_url}, by its method and path (dispatch.ts, operations.ts).
-    path: /^\/v1(\/.*)$/s,
+    // Each operation of openapi.yaml on {base_url}, by its method and path (dispatch.ts, operations.ts): the
+    // capture takes the rest of the path, whatever it holds.
+    path: /^\/v1(\/.*)/s,
     serve: (request, [, subPath], { dispatch, env }) => dispatch(request, subPath, 'base', env),
   },
   {
     // Each operation on {search_url}.
-    path: /^\/search\/v1(\/.*)$/s,
+    path: /^\/search\/v1(\/.*)/s,
     serve: (request, [, subPath], { dispatch, env }) => dispatch(request, subPath, 'search', env),
   },
   {

@@ -1,4 +1,5 @@
-// Answered means on disk: the emulator saves a change before it answers it, and one data file serves one emulator.
+// Answered means on disk: the emulator saves a change before it answers it (a 503 to retry when it cannot), flush()
+// waits for a change still being written, and one data file serves one emulator.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -84,7 +85,7 @@ describe('emulator durability: answered means on disk', () => {
     await writer.flush();
   });
 
-  it('answers 503, not 201, when the change could not be saved', async () => {
+  it('answers 503, retryable after a second, not 201, when the change could not be saved', async () => {
     const sub = mkdtempSync(join(dir, 'unsaved-'));
     const file = join(sub, 'state.json');
     const emulator = createEmulator({ dataFile: file });
@@ -95,11 +96,27 @@ describe('emulator durability: answered means on disk', () => {
       const response = await emulator.handle(projectRequest('lost'));
       assert.equal(response.status, 503);
       assert.equal(response.headers.get('content-type'), 'application/problem+json');
+      assert.equal(response.headers.get('retry-after'), '1');
       const problem = await response.json();
       assert.match(problem.detail, /could not be saved/);
+      assert.equal(problem.retryable, true);
       assert.equal(problem.stack, undefined);
     } finally {
       console.error = consoleError;
+      await emulator.close();
+    }
+  });
+
+  it('resolves flush() only once a change still being written is in the data file', async () => {
+    const file = join(dir, 'flushed.json');
+    const emulator = createEmulator({ dataFile: file });
+    try {
+      const answered = emulator.handle(projectRequest('in-flight'));
+      while (!emulator.state.projects.some((p) => p.name === 'in-flight')) await new Promise((r) => setImmediate(r));
+      await emulator.flush();
+      assert.ok(namesOnDisk(file).includes('in-flight'));
+      assert.equal((await answered).status, 201);
+    } finally {
       await emulator.close();
     }
   });

@@ -183,6 +183,54 @@ describe('emulator and a client that aborts mid-body', () => {
     });
     assert.equal(response.status, 200);
   });
+
+  it('answers 499 and logs nothing when the body fails as its client goes away, or after its signal aborted', async () => {
+    const gone = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    const aborted = new AbortController();
+    const requests: Array<[string, Request]> = [
+      [
+        'a body that fails with a connection reset',
+        new Request(`${BASE}/v1/oauth-connect`, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: new ReadableStream({ pull: (controller) => controller.error(gone) }),
+          duplex: 'half',
+        } as RequestInit),
+      ],
+      [
+        'a body that fails once the signal aborted',
+        new Request(`${BASE}/v1/oauth-connect`, {
+          method: 'POST',
+          signal: aborted.signal,
+          headers: { ...KEY, 'content-type': 'application/json' },
+          body: new ReadableStream({
+            pull: (controller) => {
+              aborted.abort();
+              controller.error(new Error('the stream broke'));
+            },
+          }),
+          duplex: 'half',
+        } as RequestInit),
+      ],
+    ];
+    const local = createEmulator();
+    const logged: unknown[][] = [];
+    const real = console.error;
+    console.error = (...args: unknown[]) => void logged.push(args);
+    try {
+      for (const [what, request] of requests) {
+        const response = await local.handle(request);
+        assert.equal(response.status, 499, what);
+        const problem = await response.json();
+        assert.equal(problem.title, 'Client Closed Request', what);
+        assert.equal(problem.detail, 'the request was cut off', what);
+      }
+    } finally {
+      console.error = real;
+      await local.close();
+    }
+    assert.deepEqual(logged, []);
+  });
 });
 
 describe('emulator routing and answers', () => {
@@ -203,6 +251,36 @@ describe('emulator routing and answers', () => {
       const other = await suite.emulator.handle(new Request('http://suite.emulator.test/elsewhere', { method: 'PUT' }));
       assert.equal(other.status, 404);
       assert.equal((await other.json()).detail, 'no such route: PUT /elsewhere');
+    });
+
+    it('answers 404 naming no route to one of its paths with something before or after it', async () => {
+      const consent = await consentPath(suite.emulator, 'routes-whole-path');
+      const session = `?session=${consent.slice('/consent/'.length)}`;
+      const search = '/search/v1/projects/demo/integrations/int_demo?groupRef=acme';
+      const searchInit = {
+        method: 'POST',
+        headers: { ...KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ objectName: 'contact', fieldFilters: [] }),
+      };
+      const call = (path: string, init: RequestInit = {}) => suite.emulator.handle(new Request(`${BASE}${path}`, init));
+      // Each path as it is served, then the same path inside a longer one.
+      const cases: Array<[string, RequestInit, string[]]> = [
+        ['/v1/providers/slack', {}, ['/x/v1/providers/slack']],
+        [search, searchInit, [`/x${search}`]],
+        [consent, {}, [`/x${consent}`, `${consent}/extra`]],
+        [`/oauth/callback${session}`, {}, [`/x/oauth/callback${session}`, `/oauth/callback/x${session}`]],
+        ['/media/slack.svg', {}, ['/x/media/slack.svg']],
+      ];
+      for (const [path, init, longer] of cases) {
+        const served = await call(path, init);
+        assert.notEqual(served.status, 404, path);
+        for (const other of longer) {
+          const response = await call(other, init);
+          assert.equal(response.status, 404, other);
+          const pathname = other.split('?')[0];
+          assert.equal((await response.json()).detail, `no such route: ${init.method ?? 'GET'} ${pathname}`, other);
+        }
+      }
     });
 
     it('counts and joins several problems of one request in the detail', async () => {
@@ -614,6 +692,54 @@ describe('emulator requests that are no API call, and the URLs it hands out', ()
       } finally {
         server.closeAllConnections();
         await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
+    /** A host server whose connections show `localAddress()` as their local address, with the emulator mounted. */
+    async function hostReachedAt(emulator: Emulator, localAddress: () => string | undefined) {
+      const server = createServer((req, res) => {
+        Object.defineProperty(req.socket, 'localAddress', { value: localAddress(), configurable: true });
+        emulator.listener(req, res);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return {
+        port: (server.address() as AddressInfo).port,
+        close: async () => {
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        },
+      };
+    }
+
+    it('come from an IPv4-mapped address as IPv4, and from another IPv6 address in brackets as it is', async () => {
+      const emulator = createEmulator();
+      let reached = '';
+      const host = await hostReachedAt(emulator, () => reached);
+      try {
+        for (const [address, origin] of [
+          ['::ffff:127.0.0.1', `http://127.0.0.1:${host.port}`],
+          ['fd00::ffff:1', `http://[fd00::ffff:1]:${host.port}`],
+        ]) {
+          reached = address;
+          const response = await fetch(`http://127.0.0.1:${host.port}/v1/projects/nope`, { headers: KEY });
+          assert.equal((await response.json()).instance, `${origin}/v1/projects/nope`, address);
+        }
+      } finally {
+        await host.close();
+      }
+    });
+
+    it("come from the request's own origin when mounted where a connection shows no local address", async () => {
+      const emulator = createEmulator();
+      const host = await hostReachedAt(emulator, () => undefined);
+      try {
+        const problem = await withHost(`http://127.0.0.1:${host.port}/v1/projects/nope`, 'mounted.test:8080', {
+          headers: KEY,
+        });
+        assert.equal(problem.status, 404);
+        assert.equal(JSON.parse(problem.body).instance, 'http://mounted.test:8080/v1/projects/nope');
+      } finally {
+        await host.close();
       }
     });
   });

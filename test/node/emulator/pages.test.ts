@@ -6,7 +6,7 @@ import { callbackPage, type CompletionMessage } from '../../../src/emulator/page
 import { callbackOf, messageOf } from '../helpers/consent.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { emulatorApi } from '../helpers/emulator.js';
-import { cspNonce, element, row } from '../helpers/pages.js';
+import { cspNonce, element, row, shown } from '../helpers/pages.js';
 import { APP_NAME } from '../helpers/seed-docs.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -57,6 +57,33 @@ describe('emulator popup pages', () => {
       assert.match(style[2], /\bmain\s*\{[^}]+\}/, 'and which lays the page out');
       assert.ok(!page.includes('<script'), 'the consent page runs no script');
       assert.match(page, /<\/main>\s*<\/body>/, 'nothing shows outside <main>');
+    });
+
+    it('lists on the consent page its own rows, then the workspace and each metadata item given, and nothing else', async () => {
+      const url: string = await json('/oauth-connect', {
+        body: {
+          projectId: 'demo',
+          provider: 'zendesk',
+          groupRef: 'pages-list',
+          consumerRef: 'c',
+          providerWorkspaceRef: 'acme-desk',
+          providerMetadata: { region: 'eu', tier: { value: 'gold' } },
+        },
+      });
+      const page = await (await fetch(url)).text();
+      const list = /<dl>([\s\S]*?)<\/dl>/.exec(page)![1];
+      const rowPattern = /<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g;
+      const rows = [...list.matchAll(rowPattern)].map(([, label, text]) => [shown(label), shown(text)]);
+      assert.deepEqual(
+        rows.map(([label]) => label),
+        ['Provider', 'Group', 'User', 'Scopes', 'Workspace', 'region', 'tier'],
+      );
+      assert.deepEqual(rows.slice(4), [
+        ['Workspace', 'acme-desk'],
+        ['region', '"eu"'],
+        ['tier', 'gold'],
+      ]);
+      assert.equal(list.replace(rowPattern, '').trim(), '', 'the list holds its rows only');
     });
 
     it('tells the user on the callback page whether the authorization succeeded, and runs only its own script', async () => {
