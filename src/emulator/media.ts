@@ -45,7 +45,7 @@ export function handleMedia(request: Request, pathname: string): Response {
       'content-type': 'image/svg+xml',
       'cache-control': 'public, max-age=86400',
       'content-security-policy': "default-src 'none'; sandbox",
-      'x-content-type-options': 'nosniff',
+      // X-Content-Type-Options: nosniff is on every answer of the emulator (emulator.ts).
       'cross-origin-resource-policy': 'cross-origin',
     },
   });

@@ -106,6 +106,23 @@ describe('emulator catalog and seed data', () => {
       assert.ok(learntAfter > 0, 'some provider of the catalog learns its workspace once authorized');
     });
 
+    it('names for each provider a default module, the one a connection without a module uses', async () => {
+      for (const name of DOCUMENTED_PROVIDERS) {
+        assert.match((await json(`/providers/${name}`)).defaultModule, /^\S+$/, name);
+      }
+    });
+
+    // An integration's revision says what it reads from its provider: the provider has to support reading.
+    it('answers support.read for the provider of every integration that reads objects', async () => {
+      const integrations = await json('/projects/demo/integrations');
+      assert.ok(integrations.length > 0);
+      for (const integration of integrations) {
+        assert.ok(integration.latestRevision.content.read.objects.length > 0, `${integration.id} reads objects`);
+        const provider = await json(`/providers/${integration.provider}`);
+        assert.equal(provider.support.read, true, `${integration.provider} supports reading`);
+      }
+    });
+
     it('answers explicitScopesRequired false: oauth-connect takes no scopes (OAuthConnectRequest)', async () => {
       assert.ok(spec.components.schemas.OAuthConnectRequest.properties);
       assert.equal(spec.components.schemas.OAuthConnectRequest.properties.scopes, undefined);
@@ -181,6 +198,37 @@ describe('emulator catalog and seed data', () => {
       );
     });
 
+    // emulator.state is the live state a test of the emulator's user reads: the seed's items, those no operation
+    // answers included (the org's name, the topics), carry names and times as the answered ones do.
+    it('keeps in its state items a person can tell apart by name, each at a real time', () => {
+      const { state } = emulator;
+      for (const kind of ['orgs', 'projects', 'destinations', 'topics', 'integrations'] as const) {
+        const names = (state[kind] as Array<{ name: string }>).map((item) => item.name);
+        assert.ok(names.length > 0, `the seed has ${kind}`);
+        for (const name of names) assert.match(name, /\S/, `${kind}: a name`);
+        assert.equal(new Set(names).size, names.length, `${kind}: names differ`);
+      }
+      const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z$/;
+      let times = 0;
+      const walk = (value: unknown, at: string): void => {
+        if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`));
+        else if (value !== null && typeof value === 'object') {
+          const item = value as Record<string, unknown>;
+          for (const field of ['createTime', 'updateTime']) {
+            if (!(field in item)) continue;
+            assert.match(String(item[field]), ISO, `${at}.${field}`);
+            assert.ok(!Number.isNaN(Date.parse(String(item[field]))), `${at}.${field}`);
+            times++;
+          }
+          if (typeof item.createTime === 'string' && typeof item.updateTime === 'string')
+            assert.ok(item.updateTime >= item.createTime, `${at}: updated after it was made`);
+          for (const [key, child] of Object.entries(item)) walk(child, `${at}.${key}`);
+        }
+      };
+      walk(state, 'state');
+      assert.ok(times > 0);
+    });
+
     it('has the invites, destinations and routes the documentation names; a webhook has a URL to post to', async () => {
       const [org, invites] = documented(/invites of `(\w+)`: ([^;]+);/);
       const expected = [...invites.matchAll(/`(\w+)` \((\w+)\)/g)].map((m) => [m[1], m[2]]);
@@ -190,7 +238,9 @@ describe('emulator catalog and seed data', () => {
       ]);
       assert.deepEqual(answered, expected);
 
-      const [first, second, type] = documented(/destinations `(\w+)` and `(\w+)` \((webhook)s\);/);
+      const [first, second, type, header] = documented(
+        /destinations `(\w+)` and `(\w+)` \((webhook)s; the first sends the header `([\w-]+)`\);/,
+      );
       const destinations = await json('/projects/demo/destinations');
       assert.deepEqual(
         destinations.map((d: { id: string }) => d.id),
@@ -202,7 +252,13 @@ describe('emulator catalog and seed data', () => {
         const url = new URL(destination.metadata.url);
         assert.ok(url.protocol === 'https:' || url.protocol === 'http:', destination.metadata.url);
         assert.notEqual(destination.name, '', `${destination.id} has a name a person can pick it by`);
+        // RFC 9110: a header's name is a token, and a header sent empty says nothing.
+        for (const [name, value] of Object.entries(destination.metadata.headers ?? {})) {
+          assert.match(name, /^[!#$%&'*+.^_`|~\w-]+$/, `${destination.id}: header ${name}`);
+          assert.match(String(value), /\S/, `${destination.id}: header ${name} has a value`);
+        }
       }
+      assert.ok(header in (destinations[0].metadata.headers ?? {}), `${first} sends ${header}`);
       assert.equal(new Set(destinations.map((d: { name: string }) => d.name)).size, 2, 'destination names differ');
 
       const [route, topic, destination] = documented(/route `(\w+)`: `(\w+) -> (\w+)`;/);

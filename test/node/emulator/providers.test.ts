@@ -1,5 +1,6 @@
-// Each provider of the catalog: its brand's name, the icons the emulator serves itself, and the inputs it needs before
-// the popup (a Zendesk workspace, a NetSuite account ID), shown on its consent page.
+// Each provider of the catalog: its brand's name, the icons the emulator serves itself (the brand's colour, its
+// initial, embeddable from any origin), and the inputs it needs before the popup (a Zendesk workspace, a NetSuite
+// account ID), shown on its consent page.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
@@ -59,6 +60,29 @@ function assertPlainSvg(text: string, why: string): string[] {
   // Text between tags holds no markup of its own.
   assert.doesNotMatch(text.replace(/<[^<>]*>/g, ''), /[<>]/, `${why}: no stray markup`);
   return names;
+}
+
+/** The attributes of the first element `tag` of an SVG, by name. */
+function attributesOf(svg: string, tag: string): Record<string, string> {
+  const match = new RegExp(`<${tag}\\s([^>]*?)/?>`).exec(svg);
+  assert.ok(match, `the icon has a <${tag}>`);
+  return Object.fromEntries([...match[1].matchAll(/([\w:-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
+}
+
+/** A colour as #rrggbb (or #rgb), lower-cased; fails on anything else (an empty fill draws nothing). */
+function colour(value: string | undefined, why: string): string {
+  assert.match(value ?? '', /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i, `${why}: a colour, not ${JSON.stringify(value)}`);
+  return value!.toLowerCase();
+}
+
+/** The relative luminance of #rrggbb or #rgb (WCAG 2), from 0 (black) to 1 (white). */
+function luminance(hex: string): number {
+  const digits = hex.length === 4 ? [...hex.slice(1)].map((d) => d + d) : [1, 3, 5].map((i) => hex.slice(i, i + 2));
+  const [r, g, b] = digits.map((d) => {
+    const c = parseInt(d, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }
 
 describe('emulator providers: names, icons and the inputs a provider needs', () => {
@@ -157,6 +181,73 @@ describe('emulator providers: names, icons and the inputs a provider needs', () 
       }
     });
 
+    // A light UI gets a square of the brand's colour; a dark UI a dark square ringed in it, so that a dark brand
+    // colour still shows. The initial is drawn in a light ink on both.
+    it("paints each icon with real colours: the brand's square, or a dark square ringed in the brand's colour", async () => {
+      for (const provider of PROVIDERS) {
+        const get = async (dark: boolean) => {
+          const url = `${info.url}/media/${provider.name}${dark ? '-dark' : ''}.svg`;
+          const svg = await (await fetch(url)).text();
+          return { url, square: attributesOf(svg, 'rect'), initial: attributesOf(svg, 'text') };
+        };
+        const light = await get(false);
+        const dark = await get(true);
+        const brand = colour(light.square.fill, `${light.url}: the square`);
+        assert.equal(light.square.stroke, undefined, `${light.url}: no ring on a light UI`);
+        const ground = colour(dark.square.fill, `${dark.url}: the square`);
+        assert.ok(luminance(ground) < 0.05, `${dark.url}: a dark square (${ground})`);
+        assert.equal(
+          colour(dark.square.stroke, `${dark.url}: the ring`),
+          brand,
+          `${dark.url}: ringed in the brand's colour`,
+        );
+        assert.ok(Number(dark.square['stroke-width']) > 0, `${dark.url}: a ring that shows`);
+        for (const [{ url, initial }, behind] of [
+          [light, brand],
+          [dark, ground],
+        ] as const) {
+          const ink = colour(initial.fill, `${url}: the initial`);
+          assert.notEqual(ink, behind, `${url}: the initial shows on its square`);
+          assert.ok(luminance(ink) > 0.8, `${url}: the initial in a light ink (${ink})`);
+        }
+      }
+    });
+
+    it("draws as each icon's initial the first letter of the display name, upper-cased", async () => {
+      for (const provider of PROVIDERS) {
+        for (const suffix of ['', '-dark']) {
+          const svg = await (await fetch(`${info.url}/media/${provider.name}${suffix}.svg`)).text();
+          const drawn = /<text\s[^>]*>([^<]*)<\/text>/.exec(svg);
+          assert.ok(drawn, `${provider.name}${suffix}: draws a text`);
+          assert.equal(drawn[1], provider.displayName.charAt(0).toUpperCase(), `${provider.name}${suffix}`);
+          assert.match(drawn[1], /^\p{Lu}$/u, `${provider.name}${suffix}: one capital letter`);
+        }
+      }
+    });
+
+    // The element shows the icon on the app's origin, not the emulator's: a page isolated with
+    // Cross-Origin-Embedder-Policy: require-corp loads it only when it says it may be embedded anywhere.
+    it('lets pages of any origin embed the icons: Cross-Origin-Resource-Policy cross-origin', async () => {
+      for (const path of ['/media/hubspot.svg', '/media/hubspot-dark.svg']) {
+        const response = await fetch(`${info.url}${path}`);
+        assert.equal(response.status, 200, path);
+        assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin', path);
+      }
+    });
+
+    it('answers HEAD with the headers of GET and no body, also through handle()', async () => {
+      const url = `${info.url}/media/slack-dark.svg`;
+      const answered = await emulator.handle(new Request(url, { method: 'HEAD' }));
+      assert.equal(answered.status, 200);
+      assert.equal(answered.headers.get('content-type'), 'image/svg+xml');
+      assert.equal(answered.body, null, 'no body to a HEAD');
+      const get = await fetch(url);
+      const head = await fetch(url, { method: 'HEAD' });
+      for (const name of ['content-type', 'cache-control', 'content-security-policy', 'cross-origin-resource-policy'])
+        assert.equal(head.headers.get(name), get.headers.get(name), name);
+      await get.body?.cancel();
+    });
+
     it('answers HEAD, refuses other methods with 405, and an unknown icon with a 404 problem', async () => {
       const head = await fetch(`${info.url}/media/slack.svg`, { method: 'HEAD' });
       assert.equal(head.status, 200);
@@ -171,12 +262,33 @@ describe('emulator providers: names, icons and the inputs a provider needs', () 
       }
     });
 
+    it("answers a 404 problem naming the path to an icon's name with more text before or after it", async () => {
+      for (const path of [
+        '/media/slack.svg.png',
+        '/media/slack.svgz',
+        '/media/slack-dark.svg/',
+        '/media/old/media/slack.svg',
+        '/media/x/slack-dark.svg',
+      ]) {
+        const response = await fetch(`${info.url}${path}`);
+        assert.equal(response.status, 404, path);
+        assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/, path);
+        const problem = await response.json();
+        assert.equal(problem.status, 404, path);
+        assert.ok(String(problem.detail).includes(path), `${path}: the detail names it (${problem.detail})`);
+      }
+    });
+
     it("claims only its icons' paths when mounted in another server", () => {
       assert.equal(ownsPath('/media/hubspot.svg'), true);
       assert.equal(ownsPath('/media/hubspot-dark.svg'), true);
       assert.equal(ownsPath('/media/myspace.svg'), false);
       assert.equal(ownsPath('/media/logo.png'), false);
       assert.equal(ownsPath('/media'), false);
+      // The host's own files whose names merely hold an icon's path are the host's.
+      assert.equal(ownsPath('/static/media/hubspot.svg'), false);
+      assert.equal(ownsPath('/media/hubspot.svg.map'), false);
+      assert.equal(ownsPath('/media/hubspot-dark.svg.gz'), false);
     });
   });
 
@@ -199,6 +311,25 @@ describe('emulator providers: names, icons and the inputs a provider needs', () 
       assert.equal(salesforce.oauth2Opts.explicitWorkspaceRequired, false);
       assert.equal(salesforce.metadata?.input, undefined);
       assert.ok(!salesforce.oauth2Opts.authURL.includes('{{'), 'its generic login serves any org');
+    });
+
+    // A client that finds metadata looks in it for what to ask the user and what the connector learns: an empty
+    // one would be a step with nothing in it.
+    it('answers metadata only for a provider with something to ask or learn, never an empty one', async () => {
+      const kinds = new Set<string>();
+      for (const provider of PROVIDERS) {
+        const answer = await (await contract.fetch(`${info.baseUrl}/providers/${provider.name}`)).json();
+        if (!('metadata' in answer)) continue;
+        const lists = Object.entries(answer.metadata as Record<string, unknown[]>);
+        assert.ok(lists.length > 0, `${provider.name}: metadata holds something`);
+        for (const [kind, items] of lists) {
+          assert.ok(items.length > 0, `${provider.name}: metadata.${kind} lists something`);
+          kinds.add(kind);
+        }
+      }
+      assert.deepEqual([...kinds].sort(), ['input', 'postAuthentication'], 'both kinds appear in the catalog');
+      const slack = await (await contract.fetch(`${info.baseUrl}/providers/slack`)).json();
+      assert.equal('metadata' in slack, false, 'slack needs nothing: no metadata');
     });
 
     it('refuses Zendesk without a workspace: 400, one issue named providerWorkspaceRef', async () => {
