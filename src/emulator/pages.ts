@@ -61,7 +61,7 @@ ${script ? `<script nonce="${nonce}">${script}</script>` : ''}
       'cache-control': 'no-store',
       'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
       'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
+      // X-Content-Type-Options: nosniff is on every answer of the emulator (emulator.ts).
     },
   });
 }
