@@ -105,7 +105,8 @@ export const AREAS = {
       ],
     },
     // Every file of test/node/emulator but the CLI's (cli.test.ts) and the kill -9 loop (durability-kill-9.test.ts):
-    // both drive the CLI as a child process, which Stryker's coverage does not see.
+    // both drive the CLI as a child process, which Stryker's coverage does not see. Nor operations-table.test.ts:
+    // it reads the text of operations.ts, which Stryker rewrites in its sandbox, so its first run fails there.
     tests: [
       'test/node/emulator/auth.test.ts',
       'test/node/emulator/catalog.test.ts',
@@ -120,7 +121,6 @@ export const AREAS = {
       'test/node/emulator/limits.test.ts',
       'test/node/emulator/openapi.test.ts',
       'test/node/emulator/operations.test.ts',
-      'test/node/emulator/operations-table.test.ts',
       'test/node/emulator/options.test.ts',
       'test/node/emulator/pages.test.ts',
       'test/node/emulator/providers.test.ts',
