@@ -1,11 +1,12 @@
-// The consent flow: its links (lifetime, caps, IDs), its form over HTTP, what each refusal says, and which
-// connection a consent creates, reuses or updates.
+// The consent flow: its links (lifetime, caps, IDs), the rows its page shows, its form over HTTP, what each refusal
+// says, and which connection a consent creates, reuses or updates.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CONSENT_LIFETIME_MS } from '../../../src/emulator/consent.js';
 import { LIMITS } from '../../../src/emulator/limits.js';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
 import { allow, decide } from '../helpers/consent.js';
+import { shown } from '../helpers/pages.js';
 import {
   connectBody,
   emulatorApi,
@@ -499,6 +500,28 @@ describe('emulator consent refusals and connections', () => {
       const again = await problemOf(await decide(url, 'allow'), 409);
       assert.equal(again.title, 'Already decided');
       assert.equal(again.detail, 'this authorization was already answered');
+    });
+
+    it('shows a Workspace row only for a workspace that is not empty, and as JSON a metadata item with no string value', async () => {
+      const page = await fetch(
+        await connect({
+          groupRef: 'rows',
+          providerWorkspaceRef: '',
+          providerMetadata: { none: null, count: 5, nested: { value: 7 } },
+        }),
+      );
+      assert.equal(page.status, 200);
+      const list = /<dl>([\s\S]*?)<\/dl>/.exec(await page.text())![1];
+      const rows = [...list.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map(([, label, text]) => [
+        shown(label),
+        shown(text),
+      ]);
+      // After the page's own rows (Provider, Group, User, Scopes), what the consent was given.
+      assert.deepEqual(rows.slice(4), [
+        ['none', 'null'],
+        ['count', '5'],
+        ['nested', '{"value":7}'],
+      ]);
     });
 
     it('answers an expired link with 410 telling the user to start again', async () => {

@@ -77,6 +77,34 @@ describe('emulator CORS: loopback only with the default API key', () => {
     }
   });
 
+  it('answers a loopback origin only as scheme://host[:port] over http or https, a trailing slash at most', async () => {
+    const { preflight, get } = await start();
+    const slashed = await preflight('http://localhost:5173/');
+    assert.equal(slashed.status, 204);
+    assert.equal(slashed.headers.get('access-control-allow-origin'), 'http://localhost:5173/');
+    for (const origin of [
+      'http://localhost:5173/app',
+      'http://localhost:5173?x=1',
+      'http://user@localhost:5173',
+      'ws://localhost:5173',
+      'wss://[::1]:3000',
+      'ftp://127.0.0.1',
+    ]) {
+      assert.equal((await preflight(origin)).status, 403, origin);
+      assert.equal((await get(origin)).headers.get('access-control-allow-origin'), null, origin);
+    }
+  });
+
+  it('grants nothing to a request without Origin (no page asked), with the default key or listed origins', async () => {
+    for (const { info } of [await start(), await start({ corsOrigins: ['https://app.example'] })]) {
+      const response = await fetch(`${info.baseUrl}/projects/demo`, { headers: KEY });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('access-control-allow-origin'), null);
+      assert.equal(response.headers.get('access-control-expose-headers'), null);
+      assert.equal(response.headers.get('vary'), 'Origin');
+    }
+  });
+
   it("never grants Chromium's private-network access, even to a loopback origin", async () => {
     const { preflight } = await start();
     for (const origin of [...LOOPBACK, 'https://evil.example']) {
