@@ -20,7 +20,8 @@ export interface Auth {
 }
 
 function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  // A string is hashed as its UTF-8 bytes.
+  return createHash('sha256').update(text).digest();
 }
 
 /**

@@ -56,7 +56,8 @@ export function corsPolicy(origins: readonly string[] | '*' | undefined, default
         `connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`,
       );
     }
-    if (parsed.origin === 'null' || parsed.origin !== origin.replace(/\/$/, '')) {
+    // An opaque origin (file:, data:, ...) serializes as 'null', which is never the text of a URL: refused here too.
+    if (parsed.origin !== origin.replace(/\/$/, '')) {
       throw new TypeError(
         `connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`,
       );

@@ -36,7 +36,7 @@ export function verifyJwt(token: string, secret: string, nowMs: number): { claim
     decodedHeader = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
     decodedClaims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
-    return { error: 'the Bearer token is not a JWT' };
+    // Not JSON: what did not parse stays undefined, and is refused just below as no JSON object.
   }
   // A JOSE header and a claims set are JSON objects (RFC 7515 4, RFC 7519 7.2): null, a number, an array or a
   // string parse too, and are no JWT.
