@@ -42,8 +42,9 @@ export function cut(text: string, max: number): string {
 }
 
 /**
- * Whether a JSON value's text is at most about `max` characters, found without serializing it and stopping as soon
- * as it is past `max` (never listing a large array's or object's members at once).
+ * Whether a JSON value's text (JSON.stringify's, with its escapes and no spaces) is at most `max` characters, found
+ * without serializing it whole and stopping as soon as it is past `max` (never listing a large array's or object's
+ * members at once).
  */
 export function jsonFits(value: unknown, max: number): boolean {
   let size = 0;
@@ -51,21 +52,22 @@ export function jsonFits(value: unknown, max: number): boolean {
   while (stack.length > 0) {
     const item = stack.pop();
     if (item === null || typeof item !== 'object') {
-      size += typeof item === 'string' ? item.length + 2 : String(item).length;
+      size += typeof item === 'string' ? JSON.stringify(item).length : String(item).length;
       if (size > max) return false;
       continue;
     }
+    // The brackets or braces; a comma between two members.
     size += 2;
     if (Array.isArray(item)) {
-      for (let i = 0; i < item.length; i++) {
-        size += 1;
-        if (size > max) return false;
-        stack.push(item[i]);
-      }
+      size += Math.max(item.length - 1, 0);
+      if (size > max) return false;
+      for (let i = 0; i < item.length; i++) stack.push(item[i]);
     } else {
+      let comma = 0;
       for (const key in item) {
         if (!Object.hasOwn(item, key)) continue;
-        size += key.length + 4;
+        size += comma + JSON.stringify(key).length + 1;
+        comma = 1;
         if (size > max) return false;
         stack.push((item as Record<string, unknown>)[key]);
       }
@@ -84,10 +86,6 @@ export function boundIssue(issue: ProblemIssue): ProblemIssue {
     else if (!jsonFits(value, LIMITS.issueValueChars)) delete out.value;
   }
   return out;
-}
-
-function byteLength(text: string): number {
-  return Buffer.byteLength(text, 'utf8');
 }
 
 const OAUTH_CONNECT_STRINGS = [
@@ -116,13 +114,14 @@ export function limitIssues(operationId: string, body: unknown): ProblemIssue[] 
     }
     const metadata = record.providerMetadata;
     if (metadata !== undefined) {
+      // Too deep, or too large as JSON in UTF-8 bytes (Buffer.byteLength's default encoding).
       if (jsonBeyond(metadata, { depth: LIMITS.metadataDepth }) === 'depth') {
         issues.push({
           detail: `providerMetadata is nested deeper than ${LIMITS.metadataDepth} levels`,
           in: 'body',
           name: 'providerMetadata',
         });
-      } else if (byteLength(JSON.stringify(metadata)) > LIMITS.metadataBytes) {
+      } else if (Buffer.byteLength(JSON.stringify(metadata)) > LIMITS.metadataBytes) {
         issues.push({
           detail: `providerMetadata is larger than ${LIMITS.metadataBytes} bytes as JSON`,
           in: 'body',

@@ -1,12 +1,14 @@
 // Bounds on what a request may send and store (body size, JSON depth, refs, metadata, search filters), and on the
-// problems that refuse it.
+// problems that refuse it (their issues' names and values cut or left out at exact bounds); and jsonFits, which says
+// whether a value's JSON text fits in N characters without writing it.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
-import { LIMITS } from '../../../src/emulator/limits.js';
+import { jsonFits, LIMITS } from '../../../src/emulator/limits.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { decide } from '../helpers/consent.js';
 import {
@@ -94,15 +96,17 @@ describe('emulator problems stay small whatever the request', () => {
     assert.match(problem.detail, /^61 problems, the first 20: groupRef is required; /);
   });
 
-  it('checks a body larger than 64 KB as JSON only up to its first problem, and says so', async () => {
+  it('checks every problem of a body up to 64 KB as JSON, and a larger one only up to its first, saying so', async () => {
     assert.equal(LIMITS.allErrorsBytes, 64 * 1024);
     // Six problems (three fields missing in each of two filters); an unknown member pads the body to its size.
     const withPad = (pad: number) =>
       JSON.stringify({ objectName: 'contact', fieldFilters: [{}, {}], pad: 'x'.repeat(pad) });
-    const small = await post(search(), withPad(LIMITS.allErrorsBytes - 1024));
+    const exact = withPad(LIMITS.allErrorsBytes - withPad(0).length);
+    assert.equal(exact.length, LIMITS.allErrorsBytes);
+    const small = await post(search(), exact);
     assert.equal(small.status, 400);
     assert.match((await small.json()).detail, /^6 problems: fieldFilters\[0\]\.fieldName is required; /);
-    const large = await post(search(), withPad(LIMITS.allErrorsBytes));
+    const large = await post(search(), withPad(LIMITS.allErrorsBytes - withPad(0).length + 1));
     assert.equal(large.status, 400);
     const first = 'fieldFilters[0].fieldName is required';
     const problem = await large.json();
@@ -379,6 +383,66 @@ describe('emulator bounds, exactly', () => {
     });
   });
 
+  describe('the issues of a problem, bounded exactly', () => {
+    type Issue = { detail: string; in: string; name: string; value?: unknown };
+
+    /** The one issue of a project otherwise valid but for `extra`'s unknown members. */
+    const issueOf = async (extra: Record<string, unknown>): Promise<Issue> => {
+      const response = await api('/projects', { body: { appName: 'App', name: 'ab', orgId: 'org_demo', ...extra } });
+      const problem = await problemOf(response, 400);
+      const issues = problem.issues as Issue[];
+      assert.equal(issues.length, 1, JSON.stringify(problem));
+      return issues[0];
+    };
+
+    /** `make(n)` for the least n whose JSON is at least `chars` long. */
+    const sized = (make: (n: number) => unknown, chars: number) => {
+      let n = 0;
+      while (JSON.stringify(make(n)).length < chars) n++;
+      return n;
+    };
+
+    it('echoes a string value of up to 200 characters whole, and cuts a longer one to 200 ending with …', async () => {
+      assert.equal(LIMITS.issueValueChars, 200);
+      const whole = 'v'.repeat(LIMITS.issueValueChars);
+      assert.equal((await issueOf({ extra: whole })).value, whole);
+      const cut = await issueOf({ extra: `${whole}w` });
+      assert.equal(cut.value, `${'v'.repeat(LIMITS.issueValueChars - 1)}…`);
+    });
+
+    it('names a field of up to 300 characters whole, and cuts a longer name to 300 ending with …', async () => {
+      assert.equal(LIMITS.issueTextChars, 300);
+      const key = 'k'.repeat(LIMITS.issueTextChars);
+      const whole = await issueOf({ [key]: 1 });
+      assert.equal(whole.name, key);
+      assert.equal(whole.value, 1);
+      const cut = await issueOf({ [`${key}l`]: 1 });
+      assert.equal(cut.name, `${'k'.repeat(LIMITS.issueTextChars - 1)}…`);
+      assert.equal(cut.detail, `${'k'.repeat(LIMITS.issueTextChars - 1)}…`, 'the detail, which starts with the name');
+    });
+
+    it('echoes an array or object value of up to 200 characters as JSON, and leaves a larger one out', async () => {
+      const shapes: Array<[string, (n: number) => unknown]> = [
+        ['an array of one string', (n) => ['x'.repeat(n)]],
+        ['an object of one string', (n) => ({ k: 'x'.repeat(n) })],
+        ['several members', (n) => ['a', 1, { x: true, y: null }, [], {}, 'x'.repeat(n)]],
+        ['nested members', (n) => ({ a: [1, { b: [null, false] }], c: { d: 'x'.repeat(n) } })],
+        ['quotes and backslashes, escaped', (n) => ['"\\'.repeat(n)]],
+        ['control characters, escaped', (n) => ({ k: '\u0001'.repeat(n) })],
+        ['an escaped key', (n) => ({ ['"'.repeat(n)]: 1 })],
+        ['non-ASCII, one character each', (n) => ['é€'.repeat(n)]],
+      ];
+      for (const [why, make] of shapes) {
+        const n = sized(make, LIMITS.issueValueChars);
+        assert.equal(JSON.stringify(make(n)).length, LIMITS.issueValueChars, why);
+        assert.deepEqual((await issueOf({ extra: make(n) })).value, make(n), why);
+        const over = await issueOf({ extra: make(n + 1) });
+        assert.equal('value' in over, false, `${why}: left out`);
+        assert.equal(over.name, 'extra', why);
+      }
+    });
+  });
+
   describe('limits.ts: what a request may store', () => {
     const connectBody = (extra: Record<string, unknown>) => ({
       projectId: 'demo',
@@ -430,5 +494,73 @@ describe('emulator bounds, exactly', () => {
         assert.deepEqual(problem.issues, [{ detail, in: 'body', name }], why);
       }
     });
+  });
+});
+
+describe('jsonFits: whether a JSON value is at most N characters as JSON, without writing it', () => {
+  const json = fc.oneof(fc.jsonValue(), fc.jsonValue({ stringUnit: 'binary' }));
+
+  it("answers as JSON.stringify's length does, at the bound and one under it", () => {
+    fc.assert(
+      fc.property(json, fc.integer({ min: -1, max: 300 }), (value, max) => {
+        const length = JSON.stringify(value).length;
+        assert.equal(jsonFits(value, length), true);
+        assert.equal(jsonFits(value, length - 1), false);
+        assert.equal(jsonFits(value, max), length <= max);
+      }),
+      { seed: 20260601, numRuns: 400 },
+    );
+  });
+
+  it('counts every character JSON writes: quotes, commas, colons, keys and escapes', () => {
+    const values: unknown[] = [
+      null,
+      true,
+      -12.5e-7,
+      '',
+      'plain',
+      'é€😀',
+      'a "quoted" \\ path',
+      '\n\t\u0000\u001f',
+      '\ud800 lone',
+      [],
+      {},
+      [[]],
+      [1, 2, 3],
+      { a: 1 },
+      { a: 1, bb: [true, null], '"k"': { '\n': '' } },
+      [{}, [], [{}], { x: [] }],
+    ];
+    for (const value of values) {
+      const length = JSON.stringify(value).length;
+      assert.equal(jsonFits(value, length), true, JSON.stringify(value));
+      assert.equal(jsonFits(value, length - 1), false, JSON.stringify(value));
+    }
+  });
+
+  it('stops reading a value as soon as it is past the bound, never reaching the members after it', () => {
+    const read: string[] = [];
+    const list: unknown[] = Array(1000).fill(0);
+    Object.defineProperty(list, 999, { enumerable: true, get: () => (read.push('list[999]'), 0) });
+    assert.equal(jsonFits(list, 1000), false, 'its commas alone are past the bound');
+    const record = {
+      ['k'.repeat(20)]: 0,
+      get second() {
+        return (read.push('second'), 0);
+      },
+    };
+    assert.equal(jsonFits(record, 20), false, "past the bound at its first member's key");
+    assert.deepEqual(read, []);
+    assert.equal(jsonFits(record, 100), true);
+    assert.deepEqual(read, ['second'], 'read when within the bound');
+  });
+
+  it("counts an object's own members only, as JSON.stringify does, not its prototype's", () => {
+    const value = Object.assign(Object.create({ inherited: 'i'.repeat(100) }), { own: 'o' });
+    assert.equal(JSON.stringify(value), '{"own":"o"}');
+    assert.equal(jsonFits(value, 11), true);
+    assert.equal(jsonFits(value, 10), false);
+    assert.equal(JSON.stringify({ list: [value] }).length, 22);
+    assert.equal(jsonFits({ list: [value] }, 22), true, 'inside an array too');
   });
 });
