@@ -325,6 +325,16 @@ describe('emulator operations, each inside its project', () => {
       assert.deepEqual(await ids('/projects/twin/integrations'), ['int_twin']);
     });
 
+    it('a connection: gone from its list and its URL, the other connections of either project stay', async () => {
+      const id = await allow(await consentUrlVia(api)({ provider: 'linear', groupRef: 'to-delete' }));
+      assert.deepEqual(await ids('/projects/demo/connections'), ['conn_demo', id]);
+      assert.equal((await api(`/projects/demo/connections/${id}`, { method: 'DELETE' })).status, 204);
+      assert.deepEqual(await ids('/projects/demo/connections'), ['conn_demo']);
+      assert.deepEqual(await ids('/projects/twin/connections'), ['conn_twin']);
+      assert.equal((await api(`/projects/demo/connections/${id}`)).status, 404);
+      assert.equal((await api('/projects/demo/connections/conn_demo')).status, 200);
+    });
+
     it('a topic: a second delete finds nothing, and the other topics, in either project, still take routes', async () => {
       assert.equal((await api('/projects/demo/topics/topic_spare', { method: 'DELETE' })).status, 204);
       await refusal(await api('/projects/demo/topics/topic_spare', { method: 'DELETE' }), {

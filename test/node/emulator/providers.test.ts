@@ -375,6 +375,23 @@ describe('emulator providers: names, icons and the inputs a provider needs', () 
       assert.equal(ok.status, 200);
     });
 
+    it("says in the detail which provider lacks its one input, by the input's display name", async () => {
+      const zendesk = await (await connect({ provider: 'zendesk' })).json();
+      assert.equal(
+        zendesk.detail,
+        'Zendesk: providerWorkspaceRef is required: this provider needs its workspace before the OAuth flow',
+      );
+      const netsuite = await (await connect({ provider: 'netsuite' })).json();
+      assert.equal(
+        netsuite.detail,
+        'NetSuite: providerMetadata.accountId.value is required: Account ID, a non-empty string',
+      );
+      assert.equal(
+        netsuite.issues[0].detail,
+        'providerMetadata.accountId.value is required: Account ID, a non-empty string',
+      );
+    });
+
     it('connects Salesforce with neither a workspace nor metadata', async () => {
       const response = await connect({ provider: 'salesforce', groupRef: 'sf' });
       assert.equal(response.status, 200);
