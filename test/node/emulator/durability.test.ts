@@ -1,9 +1,12 @@
 // Answered means on disk: the emulator saves a change before it answers it (a 503 to retry when it cannot), flush()
-// waits for a change still being written, and one data file serves one emulator.
+// waits for a change still being written, and one data file serves one emulator: a lock naming a live other process
+// refuses, one naming a gone process is taken over, one naming no process is another emulator starting while it is
+// younger than 10 s, a lock that keeps changing hands is given up after three tries, and the lock goes on close.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +24,31 @@ const projectRequest = (name: string) =>
     headers: { ...KEY, 'content-type': 'application/json' },
     body: JSON.stringify({ name, appName: name, orgId: 'org_demo' }),
   });
+
+/** Runs `body` with one function of node:fs replaced (as the emulator imports it too), then puts it back. */
+function withFs<K extends 'rmSync' | 'statSync'>(name: K, replacement: (typeof fs)[K], body: () => void): void {
+  const original = fs[name];
+  fs[name] = replacement;
+  syncBuiltinESMExports();
+  try {
+    body();
+  } finally {
+    fs[name] = original;
+    syncBuiltinESMExports();
+  }
+}
+
+/** The pid of a process that has exited. */
+const gonePid = () =>
+  Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
+
+/** Writes a lock file for `file`, `ageMs` old. */
+function writeLock(file: string, content: string, ageMs = 0): void {
+  const lock = lockPathOf(file);
+  writeFileSync(lock, content);
+  const at = (Date.now() - ageMs) / 1000;
+  utimesSync(lock, at, at);
+}
 
 const namesOnDisk = (file: string) =>
   JSON.parse(readFileSync(file, 'utf8')).projects.map((p: { name: string }) => p.name) as string[];
@@ -187,5 +215,190 @@ describe('emulator durability: one emulator per data file', () => {
       first.kill('SIGTERM');
       await exited;
     }
+  });
+
+  it('refuses a lock naming another live process, naming it, and takes the lock over once that process is gone', async () => {
+    const file = join(dir, 'live.json');
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeLock(file, JSON.stringify({ pid: other.pid, file }));
+      assert.throws(
+        () => createEmulator({ dataFile: file }),
+        (error: unknown) =>
+          error instanceof EmulatorDataError &&
+          error.message.includes(`another emulator (process ${other.pid}) is using the data file ${file}`),
+      );
+    } finally {
+      const exited = new Promise((resolve) => other.once('exit', resolve));
+      other.kill('SIGKILL');
+      await exited;
+    }
+    const emulator = createEmulator({ dataFile: file });
+    await emulator.close();
+  });
+
+  it('takes over a lock naming this very process that it does not hold (a pid used again)', async () => {
+    const file = join(dir, 'reused-pid.json');
+    writeLock(file, JSON.stringify({ pid: process.pid, file }), 60_000);
+    const emulator = createEmulator({ dataFile: file });
+    try {
+      assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError, 'now held');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  const unnamed: Array<[string, string]> = [
+    ['no pid', JSON.stringify({})],
+    ['pid 0', JSON.stringify({ pid: 0 })],
+    ['pid -1', JSON.stringify({ pid: -1 })],
+    ['pid 1.5', JSON.stringify({ pid: 1.5 })],
+    ['pid "1"', JSON.stringify({ pid: '1' })],
+    ['no JSON', ''],
+  ];
+  for (const [what, content] of unnamed) {
+    it(`takes a lock of ${what} younger than 10 s as another emulator starting, and takes it over once older`, async () => {
+      const file = join(dir, `unnamed-${what.replace(/\W/g, '')}.json`);
+      writeLock(file, content, 1000);
+      assert.throws(
+        () => createEmulator({ dataFile: file }),
+        (error: unknown) =>
+          error instanceof EmulatorDataError &&
+          error.message === `another emulator is starting on the data file ${file} (its lock: ${lockPathOf(file)})`,
+      );
+      writeLock(file, content, 11_000);
+      const emulator = createEmulator({ dataFile: file });
+      assert.ok(JSON.parse(readFileSync(lockPathOf(file), 'utf8')).pid === process.pid, 'the lock names it now');
+      await emulator.close();
+    });
+  }
+
+  it('takes the lock when the lock it found is removed while it looks at it', async () => {
+    const file = join(dir, 'vanishing.json');
+    const lock = lockPathOf(file);
+    writeLock(file, '');
+    const statSync = fs.statSync;
+    let emulator: ReturnType<typeof createEmulator> | undefined;
+    withFs(
+      'statSync',
+      ((path: string, ...rest: []) => {
+        if (path === lock) rmSync(lock);
+        return statSync(path, ...rest);
+      }) as typeof fs.statSync,
+      () => (emulator = createEmulator({ dataFile: file })),
+    );
+    assert.equal(JSON.parse(readFileSync(lock, 'utf8')).pid, process.pid);
+    await emulator?.close();
+  });
+
+  it('gives up after three tries on a lock that keeps changing hands', () => {
+    const file = join(dir, 'contended.json');
+    const lock = lockPathOf(file);
+    writeLock(file, JSON.stringify({ pid: gonePid(), file }));
+    const rm = fs.rmSync;
+    let taken = 0;
+    withFs(
+      'rmSync',
+      ((path: string, options?: object) => {
+        rm(path, options);
+        // Another emulator takes the lock at once, and is gone too when looked at: three times.
+        if (path === lock && taken++ < 3) writeFileSync(lock, JSON.stringify({ pid: gonePid(), file }));
+      }) as typeof fs.rmSync,
+      () =>
+        assert.throws(
+          () => createEmulator({ dataFile: file }),
+          (error: unknown) =>
+            error instanceof EmulatorDataError &&
+            error.message === `the lock of the data file ${file} keeps changing hands (its lock: ${lock})`,
+        ),
+    );
+    rmSync(lock);
+    assert.ok(!existsSync(file), 'the data file untouched');
+  });
+
+  it('refuses with EmulatorDataError quoting the system when the lock cannot be created', () => {
+    const file = join(dir, 'no-temp.json');
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = join(dir, 'no-such-folder');
+    try {
+      assert.throws(
+        () => createEmulator({ dataFile: file }),
+        (error: unknown) =>
+          error instanceof EmulatorDataError &&
+          error.message.startsWith(`the lock file ${lockPathOf(file)} of the data file ${file} could not be created (`) &&
+          /ENOENT/.test(error.message) &&
+          (error.cause as NodeJS.ErrnoException).code === 'ENOENT',
+      );
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+  });
+
+  it('shares one lock between two spellings of a file through a symbolic link to its folder', async () => {
+    const real = join(dir, 'real');
+    mkdirSync(real);
+    symlinkSync(real, join(dir, 'linked'));
+    const emulator = createEmulator({ dataFile: join(real, 'state.json') });
+    try {
+      assert.throws(() => createEmulator({ dataFile: join(dir, 'linked', 'state.json') }), EmulatorDataError);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('closes without error when its lock was removed meanwhile', async () => {
+    const file = join(dir, 'removed.json');
+    const emulator = createEmulator({ dataFile: file });
+    rmSync(lockPathOf(file));
+    await emulator.close();
+  });
+
+  it('leaves the lock of another process be when closed a second time', async () => {
+    const file = join(dir, 'released.json');
+    const emulator = createEmulator({ dataFile: file });
+    await emulator.close();
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeLock(file, JSON.stringify({ pid: other.pid, file }));
+      await emulator.close();
+      assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError, 'still held by the other');
+    } finally {
+      const exited = new Promise((resolve) => other.once('exit', resolve));
+      other.kill('SIGKILL');
+      await exited;
+    }
+    rmSync(lockPathOf(file));
+  });
+
+  const exitWithoutClose = (file: string, then: string) => {
+    const index = new URL('../../../src/emulator/index.ts', import.meta.url).href;
+    return spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { createEmulator } = await import(${JSON.stringify(index)}); createEmulator({ dataFile: ${JSON.stringify(file)} }); ${then} process.stdout.write('started');`,
+      ],
+      { encoding: 'utf8', timeout: 15000 },
+    );
+  };
+
+  it('exits without error when the lock it holds was removed meanwhile', () => {
+    const file = join(dir, 'exited-removed.json');
+    const lock = JSON.stringify(lockPathOf(file));
+    const child = exitWithoutClose(file, `(await import('node:fs')).rmSync(${lock});`);
+    assert.equal(child.stdout, 'started', child.stderr);
+    assert.equal(child.status, 0, child.stderr);
+  });
+
+  it('removes its lock when the process exits without closing', () => {
+    const file = join(dir, 'exited.json');
+    const child = exitWithoutClose(file, '');
+    assert.equal(child.stdout, 'started', child.stderr);
+    assert.equal(child.status, 0);
+    assert.ok(!existsSync(lockPathOf(file)));
   });
 });
