@@ -440,7 +440,11 @@ export function lockDataFile(file: string): () => void {
       closeSync(fd);
     }
     heldLocks.add(lock);
+    // Released once: a second close() must not remove the lock another emulator of this process took since.
+    let released = false;
     return () => {
+      if (released) return;
+      released = true;
       if (!heldLocks.delete(lock)) return;
       rmSync(lock, { force: true });
     };

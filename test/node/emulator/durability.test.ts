@@ -5,7 +5,17 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import fs, { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import fs, {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -325,7 +335,9 @@ describe('emulator durability: one emulator per data file', () => {
         () => createEmulator({ dataFile: file }),
         (error: unknown) =>
           error instanceof EmulatorDataError &&
-          error.message.startsWith(`the lock file ${lockPathOf(file)} of the data file ${file} could not be created (`) &&
+          error.message.startsWith(
+            `the lock file ${lockPathOf(file)} of the data file ${file} could not be created (`,
+          ) &&
           /ENOENT/.test(error.message) &&
           (error.cause as NodeJS.ErrnoException).code === 'ENOENT',
       );
@@ -369,6 +381,19 @@ describe('emulator durability: one emulator per data file', () => {
       await exited;
     }
     rmSync(lockPathOf(file));
+  });
+
+  it('leaves the lock of another emulator of this process be when closed a second time', async () => {
+    const file = join(dir, 'released-here.json');
+    const first = createEmulator({ dataFile: file });
+    await first.close();
+    const second = createEmulator({ dataFile: file });
+    try {
+      await first.close();
+      assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError, 'still held by the second');
+    } finally {
+      await second.close();
+    }
   });
 
   const exitWithoutClose = (file: string, then: string) => {
