@@ -445,7 +445,7 @@ export function lockDataFile(file: string): () => void {
     return () => {
       if (released) return;
       released = true;
-      if (!heldLocks.delete(lock)) return;
+      heldLocks.delete(lock);
       rmSync(lock, { force: true });
     };
   }
