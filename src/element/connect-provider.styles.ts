@@ -36,6 +36,10 @@ export const styles = css`
     opacity: 0.6;
     cursor: default;
   }
+  /* the icon's <picture> (its dark source beside it) is one box the icon's size */
+  picture {
+    display: flex;
+  }
   [part='icon'] {
     width: 1.25em;
     height: 1.25em;

@@ -1,6 +1,6 @@
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { Connection, Problem } from '../shared/types.js';
+import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
@@ -8,7 +8,7 @@ import { BackendError, callBackend, connectionPath } from './backend.js';
 import { styles } from './connect-provider.styles.js';
 import { ConnectError, type ConnectEventDetails } from './events.js';
 import { Flow } from './flow.js';
-import { isBusy, publicState, type ConnectState } from './machine.js';
+import { publicState, type ConnectState } from './machine.js';
 import {
   announce,
   endpointKey,
@@ -17,7 +17,8 @@ import {
   readConnections,
   readProvider,
   type ConnectionChange,
-} from './rest.js';
+} from './page-reads.js';
+import { refusesProvider, statusLine, type DisconnectStep } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
 
 /** What the backend's oauth-connect gets from the element's attributes. */
@@ -36,9 +37,6 @@ const BOUNDS = {
   timeout: [1000, 3600000, 300000],
   closedGrace: [0, 1800000, 120000],
 } as const;
-
-/** The backend refused the provider's name (its problem names the `provider` input). */
-const refusesProvider = (problem?: Problem): boolean => !!problem?.issues?.some((issue) => issue.name === 'provider');
 
 /** A page hidden this long reads the connection again when it is shown. */
 const STALE_AFTER_HIDDEN = 60000;
@@ -141,34 +139,35 @@ export class ConnectProvider extends LitElement {
 
   @state() private flow?: Flow;
   /** The caller's connection at rest: undefined while unknown, null when none. */
-  @state() private rest?: Connection | null;
+  @state() private existing?: Connection | null;
   @state() private info?: BrowserProvider | null;
   @state() private values: Record<string, string> = {};
-  /** What the status line says outside a flow (a missing input, a failed disconnect), until the next action. */
-  @state() private notice = '';
-  @state() private confirming = false;
-  @state() private disconnecting = false;
-  #lastConnection?: Connection;
+  /** A missing or malformed input the last click met, said in the status line until the next action. */
+  @state() private inputProblem = '';
+  @state() private disconnectStep: DisconnectStep = 'idle';
+  /** The last connection a flow read (it may be newer than `existing`). */
+  #flowConnection?: Connection;
   #warned = new Set<string>();
   #hiddenAt = 0;
   #unsubscribe?: () => void;
+  /** Counts reads at rest: an answer to any but the latest is dropped. */
   #readId = 0;
   /** The shadow element that had the focus before an update. */
-  private focused?: Element;
+  #focusedBefore?: Element | null;
 
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
-    return publicState(this.flow?.state ?? 'idle');
+    return publicState(this.flow?.state.name ?? 'idle');
   }
 
   /** A flow runs: a click then does nothing. */
   get #busy(): boolean {
-    return isBusy(this.flow?.state ?? 'idle');
+    return !!this.flow?.busy;
   }
 
   /** The caller's connection (at rest, or the last a flow saw), never with credentials. Read-only. */
   get connection(): Connection | undefined {
-    return this.#lastConnection ?? this.rest ?? undefined;
+    return this.#flowConnection ?? this.existing ?? undefined;
   }
 
   /** The last error. Read-only. */
@@ -187,7 +186,7 @@ export class ConnectProvider extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#unsubscribe = onConnectionChange((key, change) => this.#heard(key, change));
+    this.#unsubscribe = onConnectionChange((key, change) => this.#onConnectionChange(key, change));
     document.addEventListener('visibilitychange', this.#onVisibility);
   }
 
@@ -201,6 +200,8 @@ export class ConnectProvider extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    // Where the focus was before this update, for updated() to keep it in the element.
+    this.#focusedBefore = this.shadowRoot?.activeElement;
     if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) {
       this.#read();
     }
@@ -208,15 +209,9 @@ export class ConnectProvider extends LitElement {
 
   protected override updated(): void {
     // A control that disappeared on its own (fallback, stop, confirm) took the focus with it: keep it in the element.
-    if (this.focused && !this.focused.isConnected)
+    if (this.#focusedBefore && !this.#focusedBefore.isConnected)
       this.shadowRoot?.querySelector<HTMLElement>('[part=button]')?.focus();
-    this.focused = undefined;
-  }
-
-  override requestUpdate(...args: Parameters<LitElement['requestUpdate']>): void {
-    // Where the focus was before this update, for updated() to keep it in the element.
-    this.focused ??= this.shadowRoot?.activeElement ?? undefined;
-    super.requestUpdate(...args);
+    this.#focusedBefore = undefined;
   }
 
   #onVisibility = (): void => {
@@ -228,8 +223,8 @@ export class ConnectProvider extends LitElement {
   #read(): void {
     const { endpoint, provider, connectionId } = this;
     const id = ++this.#readId;
-    this.rest = undefined;
-    this.#lastConnection = undefined;
+    this.existing = undefined;
+    this.#flowConnection = undefined;
     this.#reflectStatus();
     if (!endpoint || (!provider && !connectionId)) return;
     const headers = { ...this.requestHeaders };
@@ -237,31 +232,32 @@ export class ConnectProvider extends LitElement {
       this.info = undefined;
       void readProvider(endpoint, provider, headers).then((info) => id === this.#readId && (this.info = info));
     }
-    void readConnections(endpoint, headers).then((list) => id === this.#readId && this.#load(list));
+    void readConnections(endpoint, headers).then((list) => id === this.#readId && this.#loaded(list));
   }
 
   /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
-  #heard(key: string, change: ConnectionChange): void {
+  #onConnectionChange(key: string, change: ConnectionChange): void {
     if (!this.endpoint || key !== endpointKey(this.endpoint) || this.#busy) return;
     if ('removed' in change) {
-      if (this.rest?.id === change.removed) this.#follow(null);
+      if (this.existing?.id === change.removed) this.#showExisting(null);
     } else if (pickConnection([change.connection], this.provider, this.connectionId, this.providerWorkspaceRef))
-      this.#follow(change.connection);
+      this.#showExisting(change.connection);
   }
 
   /** The rest state follows a change newer than any read in flight: that read's answer is dropped. */
-  #follow(connection: Connection | null): void {
+  #showExisting(connection: Connection | null): void {
     this.#readId++;
-    this.rest = connection;
+    this.existing = connection;
     this.#reflectStatus();
   }
 
-  #load(list: Connection[] | null): void {
+  /** The read at rest answered: the list of the caller's connections, or null when the backend could not tell. */
+  #loaded(list: Connection[] | null): void {
     const found = list
       ? (pickConnection(list, this.provider, this.connectionId, this.providerWorkspaceRef) ?? null)
       : undefined;
-    this.rest = found;
-    this.#lastConnection = undefined;
+    this.existing = found;
+    this.#flowConnection = undefined;
     this.#reflectStatus();
     if (found !== undefined) this.#emit('connect-loaded', { connection: found });
   }
@@ -278,8 +274,8 @@ export class ConnectProvider extends LitElement {
   }
 
   #reflectStatus(): void {
-    const rest = this.rest;
-    this.#reflect('connection-status', rest === undefined ? '' : rest ? rest.status : 'none');
+    const existing = this.existing;
+    this.#reflect('connection-status', existing === undefined ? '' : existing ? existing.status : 'none');
   }
 
   #emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K], cancelable = false): boolean {
@@ -301,7 +297,7 @@ export class ConnectProvider extends LitElement {
   }
 
   /** The provider as the user reads it: its displayName once known, else its name with a capital. */
-  #name(provider = this.provider): string {
+  #displayName(provider = this.provider): string {
     const known = this.info?.name === provider ? this.info.displayName : undefined;
     return known || (provider ? provider[0].toUpperCase() + provider.slice(1) : '');
   }
@@ -310,7 +306,7 @@ export class ConnectProvider extends LitElement {
   #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
     const text = this.strings?.[key] ?? DEFAULT_STRINGS[key];
     // Replaced by functions: a name holding `$&` or `$'` stays as written.
-    const name = this.#name(provider);
+    const name = this.#displayName(provider);
     return String(text)
       .replaceAll('{provider}', () => name)
       .replaceAll('{field}', () => field)
@@ -320,7 +316,7 @@ export class ConnectProvider extends LitElement {
   /** The inputs the provider needs that the host did not set. */
   #fields(): Field[] {
     const info = this.info;
-    if (!info || info.name !== this.provider || this.connectionId || this.rest) return [];
+    if (!info || info.name !== this.provider || this.connectionId || this.existing) return [];
     const fields: Field[] = [];
     if (info.oauth2Opts?.explicitWorkspaceRequired && !this.providerWorkspaceRef)
       fields.push({
@@ -348,42 +344,41 @@ export class ConnectProvider extends LitElement {
     this.start().catch(() => {});
   }
 
-  #handleExtra(): void {
-    const flow = this.flow;
-    if (flow?.state === 'severed') flow.stopWaiting();
-    else flow?.openBlocked();
+  #handleOpenPopup(): void {
+    this.flow?.openBlocked();
+  }
+
+  #handleStopWaiting(): void {
+    this.flow?.stopWaiting();
   }
 
   #handleDisconnect(): void {
-    if (!this.confirming) {
-      this.confirming = true;
-      this.notice = '';
+    if (this.disconnectStep !== 'confirming') {
+      this.disconnectStep = 'confirming';
+      this.inputProblem = '';
       return;
     }
     this.disconnect().catch(() => {});
   }
 
   #handleKeep(): void {
-    this.confirming = false;
+    this.disconnectStep = 'idle';
   }
 
   #handleInput(event: Event): void {
     const input = event.target as HTMLInputElement;
-    // Only a changed value answers the notice (Chromium fires input on a focused empty field too).
+    // Only a changed value answers the problem (Chromium fires input on a focused empty field too).
     if ((this.values[input.name] ?? '') === input.value) return;
     this.values = { ...this.values, [input.name]: input.value };
-    this.notice = '';
+    this.inputProblem = '';
+    if (this.disconnectStep === 'failed') this.disconnectStep = 'idle';
   }
 
   /**
-   * Starts a flow: create, or update when there is a connection (`connection-id`, or the one found at rest). Call
-   * it from a user gesture (a click), so the popup may open. Resolves with the connection once `working`; rejects
-   * with a ConnectError otherwise. During a flow it returns that flow's promise.
+   * oauth-connect's body from the hints and the inputs, or, when an input is empty or malformed, the input that
+   * stops the click (said in the status line and focused).
    */
-  start(): Promise<Connection> {
-    if (this.flow && !this.flow.done) return this.flow.promise;
-    if (this.disabled) return Promise.reject(new ConnectError('invalid_config', 'the element is disabled'));
-    // Inputs the provider needs: an empty or malformed one stops here, before any event, request or popup.
+  #requestBody(): Record<string, unknown> | ConnectError {
     const body: Record<string, unknown> = { provider: this.provider };
     for (const key of HINTS) body[key] = this[key];
     const metadata: Record<string, unknown> = { ...this.providerMetadata };
@@ -391,17 +386,20 @@ export class ConnectProvider extends LitElement {
       const value = field.value.trim();
       const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
       if (wrong) {
-        this.notice = this.#text(wrong, undefined, field.label);
+        this.inputProblem = this.#text(wrong, undefined, field.label);
         this.shadowRoot?.querySelector<HTMLInputElement>(`[part=field][name="${CSS.escape(field.name)}"]`)?.focus();
-        return Promise.reject(new ConnectError('invalid_config', `${field.label} is required`));
+        return new ConnectError('invalid_config', `${field.label} is required`);
       }
       if (field.workspace) body.providerWorkspaceRef = value;
       else metadata[field.name] = { value, source: 'input' };
     }
     if (Object.keys(metadata).length) body.providerMetadata = metadata;
-    const connectionId = this.connectionId || this.rest?.id;
-    const mode = connectionId ? 'update' : 'create';
-    const previous = this.flow;
+    return body;
+  }
+
+  /** A new flow for this element: update when there is a connection, else create. */
+  #newFlow(body: Record<string, unknown>): Flow {
+    const connectionId = this.connectionId || this.existing?.id;
     const flow: Flow = new Flow(
       {
         emit: (type, detail) => this.#emit(type, detail),
@@ -412,14 +410,20 @@ export class ConnectProvider extends LitElement {
           if (flow.done) this.#ended(flow);
           this.requestUpdate();
         },
-        saw: (connection) => (this.#lastConnection = connection),
+        connectionRead: (connection) => (this.#flowConnection = connection),
         warn: (message) => this.#warn(message),
       },
       {
         endpoint: this.endpoint,
-        mode,
+        request: connectionId
+          ? { mode: 'update', connectionId }
+          : {
+              mode: 'create',
+              provider: this.provider,
+              workspace: body.providerWorkspaceRef as string | undefined,
+              appId: this.providerAppId,
+            },
         provider: this.provider,
-        connectionId,
         body,
         headers: { ...this.requestHeaders },
         pollInterval: this.#bounded('pollInterval', this.pollInterval),
@@ -431,8 +435,23 @@ export class ConnectProvider extends LitElement {
         popupText: this.#text('popup'),
       },
     );
-    this.flow = flow;
-    if (!this.#emit('connect-start', { mode }, true)) {
+    return flow;
+  }
+
+  /**
+   * Starts a flow: create, or update when there is a connection (`connection-id`, or the one found at rest). Call
+   * it from a user gesture (a click), so the popup may open. Resolves with the connection once `working`; rejects
+   * with a ConnectError otherwise. During a flow it returns that flow's promise.
+   */
+  start(): Promise<Connection> {
+    if (this.flow && !this.flow.done) return this.flow.promise;
+    if (this.disabled) return Promise.reject(new ConnectError('invalid_config', 'the element is disabled'));
+    // An empty or malformed input stops here, before any event, request or popup.
+    const body = this.#requestBody();
+    if (body instanceof ConnectError) return Promise.reject(body);
+    const previous = this.flow;
+    const flow = (this.flow = this.#newFlow(body));
+    if (!this.#emit('connect-start', { mode: flow.mode }, true)) {
       flow.withdraw();
       // Nothing happened: the element shows what it showed before.
       if (this.flow === flow) this.flow = previous;
@@ -440,21 +459,24 @@ export class ConnectProvider extends LitElement {
       return flow.promise;
     }
     // A listener of connect-start may have cancelled.
-    if (flow.state !== 'idle') return flow.promise;
-    this.confirming = false;
-    this.notice = '';
-    const missing = !this.endpoint ? 'endpoint' : mode === 'create' && !this.provider ? 'provider' : '';
-    if (missing) {
-      const message = `the ${missing} attribute is required`;
-      this.#warn(message);
-      flow.fail('invalid_config', message);
-    } else flow.begin();
+    if (flow.state.name !== 'idle') return flow.promise;
+    this.disconnectStep = 'idle';
+    this.inputProblem = '';
+    const missing = !this.endpoint ? 'endpoint' : flow.mode === 'create' && !this.provider ? 'provider' : '';
+    if (!missing) {
+      flow.begin();
+      return flow.promise;
+    }
+    const message = `the ${missing} attribute is required`;
+    this.#warn(message);
+    flow.fail('invalid_config', message);
     return flow.promise;
   }
 
   /** The rest state follows the flow's outcome, with no request; the page's other elements hear of it. */
   #ended(flow: Flow): void {
-    const connection = flow.state === 'working' ? this.#lastConnection : flow.error?.connection;
+    const state = flow.state;
+    const connection = state.name === 'working' ? state.connection : flow.error?.connection;
     const { problem, code } = flow.error ?? {};
     if (code === 'http_error' && problem?.status === 401)
       this.#warn('the backend answered 401: is the user signed in?');
@@ -463,7 +485,7 @@ export class ConnectProvider extends LitElement {
         `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
       );
     if (!connection) return;
-    this.#follow(connection);
+    this.#showExisting(connection);
     announce(this.endpoint, { connection });
   }
 
@@ -478,12 +500,13 @@ export class ConnectProvider extends LitElement {
    * it emits none of the flow's events.
    */
   async disconnect(): Promise<void> {
-    const connection = this.rest;
-    this.confirming = false;
-    if (!connection || this.disconnecting || this.#busy)
+    const connection = this.existing;
+    if (!connection || this.disconnectStep === 'disconnecting' || this.#busy) {
+      if (this.disconnectStep === 'confirming') this.disconnectStep = 'idle';
       throw new ConnectError('invalid_config', 'there is no connection to disconnect');
-    this.disconnecting = true;
-    this.notice = '';
+    }
+    this.disconnectStep = 'disconnecting';
+    this.inputProblem = '';
     try {
       await callBackend({
         endpoint: this.endpoint,
@@ -493,122 +516,116 @@ export class ConnectProvider extends LitElement {
         signal: AbortSignal.timeout(15000),
       });
     } catch (error) {
-      this.notice = this.#text('disconnectFailed');
+      this.disconnectStep = 'failed';
       const failure = error instanceof BackendError ? error : undefined;
       throw new ConnectError(failure?.code ?? 'network_error', failure?.message ?? String(error), failure?.problem);
-    } finally {
-      this.disconnecting = false;
     }
-    this.#follow(null);
-    this.#lastConnection = undefined;
+    this.disconnectStep = 'idle';
+    this.#showExisting(null);
+    this.#flowConnection = undefined;
     this.flow = undefined;
     this.#reflectState();
     announce(this.endpoint, { removed: connection.id });
     this.#emit('connect-disconnect', { connection });
   }
 
-  /** The status line: the flow's, else a notice, else the rest state. */
-  #status(): { text: string; tone: 'error' | 'success' | '' } {
-    const flow = this.flow;
-    const state = flow?.state;
-    if (this.notice) return { text: this.notice, tone: 'error' };
-    if (this.confirming) return { text: this.#text('confirmDisconnect'), tone: '' };
-    if (flow && state && state !== 'idle' && state !== 'working') {
-      const { code, problem, message } = flow.error ?? {};
-      // An error says what went wrong where it can; any other state says its own text.
-      const key: keyof ConnectStrings =
-        state === 'severed'
-          ? 'waiting'
-          : state !== 'error'
-            ? state
-            : problem?.status === 401
-              ? 'signIn'
-              : refusesProvider(problem)
-                ? 'unknownProvider'
-                : code === 'network_error' && problem
-                  ? 'unavailable'
-                  : code === 'timeout' && flow.endedIn === 'verifying'
-                    ? 'verifyTimeout'
-                    : code === 'invalid_config' && message?.includes('window')
-                      ? 'noPopups'
-                      : code && code in DEFAULT_STRINGS
-                        ? (code as keyof ConnectStrings)
-                        : 'error';
-      return {
-        text: this.#text(key, flow.provider),
-        tone: state === 'error' || state === 'bad_credentials' ? 'error' : '',
-      };
-    }
-    const rest = this.rest;
-    if (rest?.status === 'bad_credentials') return { text: this.#text('needsReconnect'), tone: 'error' };
-    if (rest || flow?.state === 'working') return { text: this.#text('working', flow?.provider), tone: 'success' };
-    return { text: '', tone: '' };
+  /** The status line: a missing input, else the disconnect's, the flow's, or the rest state's. */
+  #status(): { text: string; tone: string } {
+    if (this.inputProblem) return { text: this.inputProblem, tone: 'error' };
+    const line = statusLine(this.flow?.state, this.disconnectStep, this.existing);
+    if (!line) return { text: '', tone: '' };
+    return { text: this.#text(line.key, line.ofFlow ? this.flow?.provider : undefined), tone: line.tone };
+  }
+
+  #renderField(field: Field): TemplateResult {
+    return html`<label class="field"
+      ><span>${field.label}</span
+      ><input
+        part="field"
+        name=${field.name}
+        required
+        autocomplete="off"
+        pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
+        .value=${field.value}
+        @input=${this.#handleInput}
+      />${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
+        field.docs
+          ? html`<a href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
+          : nothing
+      }</label
+    >`;
+  }
+
+  /** The provider's icon, dark under a dark colour scheme; while the provider is read, its place is kept. */
+  #renderIcon(provider: string): TemplateResult | typeof nothing {
+    const media = this.info?.name === provider ? this.info.media : undefined;
+    const regular = media?.regular?.iconURL;
+    const dark = media?.darkMode?.iconURL;
+    if (isAllowedUrl(regular))
+      return html`<picture
+        >${
+          isAllowedUrl(dark) ? html`<source srcset=${dark} media="(prefers-color-scheme: dark)" />` : nothing
+        }<img part="icon" alt="" src=${regular} width="20" height="20"
+      /></picture>`;
+    if (this.info === undefined && this.provider && this.endpoint) return html`<span part="icon"></span>`;
+    return nothing;
+  }
+
+  #renderButton(provider: string, busy: boolean): TemplateResult {
+    const reconnect = busy ? this.flow!.mode === 'update' : !!(this.connectionId || this.existing);
+    const label = this.#text(reconnect ? 'reconnect' : 'connect', provider) || this.#displayName(provider) || 'Connect';
+    return html`<button
+      part="button"
+      type="button"
+      ?disabled=${this.disabled && !busy}
+      aria-disabled=${busy || this.disabled ? 'true' : 'false'}
+      aria-busy=${busy ? 'true' : 'false'}
+      @click=${this.#handleClick}
+    >${this.#renderIcon(provider)}<slot>${label}</slot></button
+    >`;
+  }
+
+  /** The control a waiting flow offers: open a blocked popup, or stop waiting for a severed one. */
+  #renderWaitControl(provider: string): TemplateResult | typeof nothing {
+    const name = this.flow?.state.name;
+    if (name === 'blocked')
+      return html`<button part="fallback" type="button" @click=${this.#handleOpenPopup}>${this.#text(
+        'openPopup',
+        provider,
+      )}</button>`;
+    if (name === 'severed')
+      return html`<button part="stop" type="button" @click=${this.#handleStopWaiting}>${this.#text(
+        'stopWaiting',
+        provider,
+      )}</button>`;
+    return nothing;
+  }
+
+  #renderDisconnect(busy: boolean): TemplateResult | typeof nothing {
+    if (!this.disconnectable || !this.existing || busy) return nothing;
+    const confirming = this.disconnectStep === 'confirming';
+    return html`<button
+        part="disconnect"
+        type="button"
+        ?disabled=${this.disconnectStep === 'disconnecting'}
+        @click=${this.#handleDisconnect}
+      >${this.#text(confirming ? 'confirm' : 'disconnect')}</button
+      >${confirming ? html`<button part="keep" type="button" @click=${this.#handleKeep}>${this.#text('keep')}</button>` : nothing}`;
   }
 
   protected override render() {
-    const flow = this.flow;
     const busy = this.#busy;
-    const fields = busy ? [] : this.#fields();
-    // Texts tell of the flow: its provider and mode while it runs.
-    const provider = busy ? flow!.provider : this.provider;
-    const reconnect = busy ? flow!.mode === 'update' : !!(this.connectionId || this.rest);
-    const label = this.#text(reconnect ? 'reconnect' : 'connect', provider) || this.#name(provider) || 'Connect';
+    // Texts tell of the flow: its provider while it runs.
+    const provider = busy ? this.flow!.provider : this.provider;
     const { text, tone } = this.#status();
-    const extra = flow?.state === 'blocked' ? 'fallback' : flow?.state === 'severed' ? 'stop' : '';
-    const dark = matchMedia?.('(prefers-color-scheme: dark)').matches;
-    const media = this.info?.name === provider ? this.info.media : undefined;
-    const icon = (dark && media?.darkMode?.iconURL) || media?.regular?.iconURL;
-    const canDisconnect = this.disconnectable && !!this.rest && !busy;
-    // While the provider is read, its icon's place is kept: the button does not grow when it arrives.
-    return html`${fields.map(
-      (field) =>
-        html`<label class="field"
-            ><span>${field.label}</span
-            ><input
-              part="field"
-              name=${field.name}
-              required
-              autocomplete="off"
-              pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
-              .value=${field.value}
-              @input=${this.#handleInput}
-            />${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
-              field.docs
-                ? html`<a href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
-                : nothing
-            }</label
-          >`,
-    )}<button
-        part="button"
-        type="button"
-        ?disabled=${this.disabled && !busy}
-        aria-disabled=${busy || this.disabled ? 'true' : 'false'}
-        aria-busy=${busy ? 'true' : 'false'}
-        @click=${this.#handleClick}
-      >${
-        isAllowedUrl(icon)
-          ? html`<img part="icon" alt="" src=${icon} width="20" height="20" />`
-          : this.info === undefined && this.provider && this.endpoint
-            ? html`<span part="icon"></span>`
-            : nothing
-      }<slot>${label}</slot></button
-      >${
-        extra
-          ? html`<button part=${extra} type="button" @click=${this.#handleExtra}>${this.#text(
-              extra === 'stop' ? 'stopWaiting' : 'openPopup',
-              provider,
-            )}</button>`
-          : nothing
-      }${
-        canDisconnect
-          ? html`<button part="disconnect" type="button" ?disabled=${this.disconnecting} @click=${this.#handleDisconnect}>${this.#text(
-              this.confirming ? 'confirm' : 'disconnect',
-            )}</button>${
-              this.confirming
-                ? html`<button part="keep" type="button" @click=${this.#handleKeep}>${this.#text('keep')}</button>`
-                : nothing
-            }`
-          : nothing
-      }<span part="status" role="status" class=${tone}>${text}</span>`;
+    return html`${busy ? nothing : this.#fields().map((field) => this.#renderField(field))}${this.#renderButton(
+      provider,
+      busy,
+    )}${this.#renderWaitControl(provider)}${this.#renderDisconnect(busy)}<span
+        part="status"
+        role="status"
+        class=${tone}
+        >${text}</span
+      >`;
   }
 }

@@ -1,19 +1,10 @@
-// Internal: the connect flow's states and the one table of what moves it. The
-// compiler checks the table: every target is a state, every key an input; an
-// input a state has no entry for is ignored (a late answer, a second click).
-
-/** The flow's states. `blocked` and `severed` show as `authorizing` in the public `state`. */
-export type FlowState =
-  | 'idle'
-  | 'requesting'
-  | 'blocked'
-  | 'authorizing'
-  | 'severed'
-  | 'verifying'
-  | 'working'
-  | 'bad_credentials'
-  | 'error'
-  | 'cancelled';
+// Internal: the connect flow's states and the one table of what moves it.
+// A state carries its own data (a blocked popup's URL, the error that ended
+// the flow). `transition(from, input)` only compiles for a move the table
+// has: a flow that may receive an input in a state with no such move (a late
+// answer, a second click) checks `accepts()` first.
+import type { Connection } from '../shared/types.js';
+import type { ConnectError } from './events.js';
 
 /** What happens to a flow. */
 export type FlowInput =
@@ -40,22 +31,69 @@ export const MACHINE = {
   bad_credentials: {},
   error: {},
   cancelled: {},
-} as const satisfies Record<FlowState, Partial<Record<FlowInput, FlowState>>>;
+} as const satisfies Record<string, Partial<Record<FlowInput, string>>>;
 
-/** The state `input` leads to from `state`, or undefined when the table has no such move. */
-export function next(state: FlowState, input: FlowInput): FlowState | undefined {
-  return (MACHINE[state] as Partial<Record<FlowInput, FlowState>>)[input];
+type Table = typeof MACHINE;
+export type StateName = keyof Table;
+/** The inputs a state (or every state of a union) has a move for. */
+export type InputOf<S extends StateName> = keyof Table[S] & FlowInput;
+/** The states with no way out. */
+export type FinalName = { [S in StateName]: InputOf<S> extends never ? S : never }[StateName];
+/** The states of a flow that runs. */
+export type ActiveName = Exclude<StateName, FinalName | 'idle'>;
+/** The states that have a move for `input`. */
+export type Accepting<I extends FlowInput> = { [S in StateName]: I extends InputOf<S> ? S : never }[StateName];
+
+/** A flow's state, with what it carries. */
+export type FlowState =
+  | { name: 'idle' }
+  | { name: 'requesting' }
+  /** The popup was blocked: the fallback button opens `url`. */
+  | { name: 'blocked'; url: string }
+  | { name: 'authorizing' }
+  | { name: 'severed' }
+  | { name: 'verifying' }
+  | { name: 'working'; connection: Connection }
+  | { name: 'bad_credentials'; error: ConnectError }
+  /** `from`: the state the flow failed in (a time-out while verifying reads differently). */
+  | { name: 'error'; error: ConnectError; from: StateName; noPopups?: boolean }
+  | { name: 'cancelled'; error: ConnectError };
+
+// Every state name has its shape, and every shape a name of the table.
+export type StateOf<S extends StateName> = Extract<FlowState, { name: S }>;
+const everyStateHasAShape: { [S in StateName]: StateOf<S>['name'] } = {
+  idle: 'idle',
+  requesting: 'requesting',
+  blocked: 'blocked',
+  authorizing: 'authorizing',
+  severed: 'severed',
+  verifying: 'verifying',
+  working: 'working',
+  bad_credentials: 'bad_credentials',
+  error: 'error',
+  cancelled: 'cancelled',
+};
+void everyStateHasAShape;
+
+/** The state `input` leads to from `from`: only a move of the table compiles. */
+export function transition<S extends StateName, I extends InputOf<S>>(from: S, input: I): Table[S][I] {
+  return MACHINE[from][input];
+}
+
+/** Whether the table has a move for `input` from `from` (a late answer or a second click has none). */
+export function accepts<I extends FlowInput>(from: StateName, input: I): from is Accepting<I> {
+  return input in MACHINE[from];
 }
 
 /** A state with no way out: the flow has ended. */
-export const isFinal = (state: FlowState): boolean => Object.keys(MACHINE[state]).length === 0;
+export const isFinal = (name: StateName): name is FinalName => Object.keys(MACHINE[name]).length === 0;
 
 /** A flow that runs (a click then does nothing). */
-export const isBusy = (state: FlowState): boolean => state !== 'idle' && !isFinal(state);
+export const isBusy = (name: StateName): name is ActiveName => name !== 'idle' && !isFinal(name);
 
 /** The public `state` (docs/element.md): the two waiting states read `authorizing`. */
-export type ConnectState = Exclude<FlowState, 'blocked' | 'severed'>;
+export type ConnectState = Exclude<StateName, 'blocked' | 'severed'>;
 
-export function publicState(state: FlowState): ConnectState {
-  return state === 'blocked' || state === 'severed' ? 'authorizing' : state;
+export function publicState(name: StateName): ConnectState {
+  return name === 'blocked' || name === 'severed' ? 'authorizing' : name;
 }

@@ -1,67 +1,102 @@
-// Internal: the flow's popup window: opened inside the click, centred on the
-// opener, told what is happening while the URL is fetched, and read for the
-// platform's completion message (docs/choices.md).
+// Internal: a flow's own popup window: opened inside the click, centred on
+// the opener, told what is happening while the URL is fetched, sent to the
+// URL, and watched until it reads closed (docs/choices.md). A window name of
+// one flow only: two flows never share, reuse or close each other's popup.
+import type { Lifetime } from './lifetime.js';
 
+/** How often a popup is checked for being closed, in ms. */
+const CLOSED_CHECK = 250;
 let popups = 0;
 
-/** A window name of one flow only: two flows never share, reuse or close each other's popup. */
-export const popupName = (): string => `connect-provider-${++popups}-${Math.random().toString(36).slice(2)}`;
-
-/** The popup, or null when the browser opens none: blocked, or refused with an exception (a sandboxed frame). */
-export function openPopup(url: string, name: string, width: number, height: number): Window | null {
-  const left = Math.round(screenX + (outerWidth - width) / 2);
-  const top = Math.round(screenY + (outerHeight - height) / 2);
-  try {
-    return open(url, name, `popup,width=${width},height=${height},left=${left},top=${top}`);
-  } catch {
-    return null;
-  }
+export interface PopupSize {
+  width: number;
+  height: number;
 }
 
-/** Writes a short, readable placeholder into the blank popup while the backend answers (as text, never HTML). */
-export function writePlaceholder(popup: Window, text: string): void {
-  try {
-    const doc = popup.document;
-    doc.title = text;
-    const body = doc.body;
-    body.textContent = text;
-    body.style.cssText =
-      'margin:0;min-height:100vh;display:grid;place-items:center;font:1.125rem/1.5 system-ui,sans-serif;color:#374151;background:#fff';
-  } catch {
-    // not same-origin any more: nothing to write
-  }
-}
+export class Popup {
+  readonly name = `connect-provider-${++popups}-${Math.random().toString(36).slice(2)}`;
+  #window: Window | null = null;
+  #lifetime: Lifetime;
+  #size: PopupSize;
 
-/** Whether there is a popup and it reads closed (a severed one reads closed too). A blocked popup is none. */
-export function isClosed(popup: Window | null): boolean {
-  try {
-    return !!popup && popup.closed;
-  } catch {
+  constructor(lifetime: Lifetime, size: PopupSize) {
+    this.#lifetime = lifetime;
+    this.#size = size;
+    lifetime.onEnd(() => this.#close());
+  }
+
+  /** Whether the browser gave a window (none when blocked). */
+  get opened(): boolean {
+    return !!this.#window;
+  }
+
+  /** Whether `source` (a message's) is this popup. */
+  isSource(source: MessageEventSource | null): boolean {
+    return !!this.#window && source === this.#window;
+  }
+
+  /** Opens the window at `url` (inside a click); false when the browser opens none. */
+  open(url: string): boolean {
+    const { width, height } = this.#size;
+    const left = Math.round(screenX + (outerWidth - width) / 2);
+    const top = Math.round(screenY + (outerHeight - height) / 2);
+    try {
+      this.#window = open(url, this.name, `popup,width=${width},height=${height},left=${left},top=${top}`);
+    } catch {
+      // refused with an exception (a sandboxed frame): none
+      this.#window = null;
+    }
+    return this.opened;
+  }
+
+  /** Opens a blank window that says `text` while the backend answers (as text, never HTML). */
+  openBlank(text: string): boolean {
+    if (!this.open('about:blank')) return false;
+    try {
+      const doc = this.#window!.document;
+      doc.title = text;
+      doc.body.textContent = text;
+      doc.body.style.cssText =
+        'margin:0;min-height:100vh;display:grid;place-items:center;font:1.125rem/1.5 system-ui,sans-serif;color:#374151;background:#fff';
+    } catch {
+      // not same-origin any more: nothing to write
+    }
     return true;
   }
-}
 
-export function closePopup(popup: Window | null): void {
-  try {
-    if (popup && !popup.closed) popup.close();
-  } catch {
-    // a severed popup cannot be closed from here
+  /** Whether there is a window and it reads closed (a severed one reads closed too). A blocked popup is none. */
+  get closed(): boolean {
+    try {
+      return !!this.#window && this.#window.closed;
+    } catch {
+      return true;
+    }
   }
-}
 
-/** What a completion message says (the platform's callback page posts one of two shapes): a connection, or an error. */
-export type Completion = { connectionId: string } | { error: string } | undefined;
+  /** Sends the open window to `url`. */
+  navigate(url: string): void {
+    try {
+      this.#window?.location.replace(url);
+    } catch {
+      // closed this very moment: the watch sees it
+    }
+  }
 
-export function readCompletion(data: unknown): Completion {
-  const message = data as { eventType?: unknown; data?: { connection?: unknown; error?: unknown; message?: unknown } };
-  const inner = message?.data;
-  if (message?.eventType === 'AUTHORIZATION_SUCCEEDED') {
-    const id = inner?.connection;
-    return typeof id === 'string' && id ? { connectionId: id } : undefined;
+  /** Checks the window every CLOSED_CHECK ms while `watching()`; calls `onClosed` once it reads closed. */
+  watch(watching: () => boolean, onClosed: () => void): void {
+    const check = () => {
+      if (!watching()) return;
+      if (this.closed) onClosed();
+      else this.#lifetime.setTimer(check, CLOSED_CHECK);
+    };
+    this.#lifetime.setTimer(check, CLOSED_CHECK);
   }
-  if (message?.eventType === 'AUTHORIZATION_FAILED') {
-    const text = inner?.error ?? inner?.message;
-    return { error: typeof text === 'string' && text ? text : 'the authorization failed' };
+
+  #close(): void {
+    try {
+      if (this.#window && !this.#window.closed) this.#window.close();
+    } catch {
+      // a severed popup cannot be closed from here
+    }
   }
-  return undefined;
 }

@@ -1,0 +1,55 @@
+// Internal: which `message` events count for a flow (docs/element.md, "The
+// popup"). A message from the flow's own popup is trusted as it is; one from
+// a trusted origin's other window only claims a connection, which the backend
+// must confirm; anything else is ignored.
+
+/** What a completion message says (the platform's callback page posts one of two shapes). */
+export type Completion = { connectionId: string } | { error: string };
+
+export function readCompletion(data: unknown): Completion | undefined {
+  const message = data as { eventType?: unknown; data?: { connection?: unknown; error?: unknown; message?: unknown } };
+  const inner = message?.data;
+  if (message?.eventType === 'AUTHORIZATION_SUCCEEDED') {
+    const id = inner?.connection;
+    return typeof id === 'string' && id ? { connectionId: id } : undefined;
+  }
+  if (message?.eventType === 'AUTHORIZATION_FAILED') {
+    const text = inner?.error ?? inner?.message;
+    return { error: typeof text === 'string' && text ? text : 'the authorization failed' };
+  }
+  return undefined;
+}
+
+/** What the flow does with a message. */
+export type Verdict =
+  /** From the flow's own popup: the connection is the flow's. */
+  | { act: 'take'; connectionId: string }
+  /** From a trusted origin's other window: the backend must confirm the claim first. */
+  | { act: 'confirm'; connectionId: string }
+  /** The own popup reports a failed or denied consent. */
+  | { act: 'fail'; error: string }
+  | { act: 'ignore' };
+
+export interface MessageContext {
+  /** The message comes from the flow's own popup. */
+  fromOwnPopup: boolean;
+  /** Its origin is one the flow trusts (the backend's messageOrigin, `message-origins`). */
+  trustedOrigin: boolean;
+  /** The flow waits for its popup's outcome. */
+  waiting: boolean;
+  /** The connection the flow already knows, if any: other IDs are then ignored. */
+  knownId?: string;
+}
+
+export function judgeMessage(data: unknown, context: MessageContext): Verdict {
+  const { fromOwnPopup, trustedOrigin, waiting, knownId } = context;
+  if (!fromOwnPopup && !trustedOrigin) return { act: 'ignore' };
+  const completion = readCompletion(data);
+  if (!completion || !waiting) return { act: 'ignore' };
+  if ('error' in completion)
+    // Only the flow's own popup can report a failure: no backend can confirm one.
+    return fromOwnPopup ? { act: 'fail', error: completion.error } : { act: 'ignore' };
+  const { connectionId } = completion;
+  if (knownId && connectionId !== knownId) return { act: 'ignore' };
+  return fromOwnPopup ? { act: 'take', connectionId } : { act: 'confirm', connectionId };
+}

@@ -1,0 +1,53 @@
+// Internal: what the element's status line says, decided in one place: a
+// missing input first, then the disconnect in progress, then the flow, then
+// the connection at rest. Pure: the element turns the key into its text.
+import type { Connection, Problem } from '../shared/types.js';
+import type { FlowState } from './machine.js';
+import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
+
+/** Where the Disconnect control stands: asking to confirm, sending, or failed (until the next action). */
+export type DisconnectStep = 'idle' | 'confirming' | 'disconnecting' | 'failed';
+
+export type Tone = 'error' | 'success' | '';
+
+export interface StatusLine {
+  key: keyof ConnectStrings;
+  tone: Tone;
+  /** The text names the flow's provider (the one it started with), not the element's current one. */
+  ofFlow: boolean;
+}
+
+/** The backend refused the provider's name (its problem names the `provider` input). */
+export const refusesProvider = (problem?: Problem): boolean =>
+  !!problem?.issues?.some((issue) => issue.name === 'provider');
+
+/** What an ended or running flow says; an error says what went wrong where it can. */
+export function flowStatusKey(state: FlowState): keyof ConnectStrings | undefined {
+  if (state.name === 'idle' || state.name === 'working') return undefined;
+  if (state.name === 'severed') return 'waiting';
+  if (state.name !== 'error') return state.name;
+  const { code, problem } = state.error;
+  if (problem?.status === 401) return 'signIn';
+  if (refusesProvider(problem)) return 'unknownProvider';
+  if (code === 'network_error' && problem) return 'unavailable';
+  if (code === 'timeout' && state.from === 'verifying') return 'verifyTimeout';
+  if (state.noPopups) return 'noPopups';
+  return code in DEFAULT_STRINGS ? (code as keyof ConnectStrings) : 'error';
+}
+
+export function statusLine(
+  flow: FlowState | undefined,
+  disconnect: DisconnectStep,
+  existing: Connection | null | undefined,
+): StatusLine | undefined {
+  if (disconnect === 'failed') return { key: 'disconnectFailed', tone: 'error', ofFlow: false };
+  if (disconnect === 'confirming') return { key: 'confirmDisconnect', tone: '', ofFlow: false };
+  const key = flow && flowStatusKey(flow);
+  if (key) {
+    const failed = flow.name === 'error' || flow.name === 'bad_credentials';
+    return { key, tone: failed ? 'error' : '', ofFlow: true };
+  }
+  if (existing?.status === 'bad_credentials') return { key: 'needsReconnect', tone: 'error', ofFlow: false };
+  if (existing || flow?.name === 'working') return { key: 'working', tone: 'success', ofFlow: true };
+  return undefined;
+}
