@@ -1,0 +1,104 @@
+// The flow's table (src/element/machine.ts): every move, the ends, what is busy, and the public state.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  accepts,
+  isBusy,
+  isFinal,
+  MACHINE,
+  publicState,
+  transition,
+  type FlowInput,
+  type StateName,
+} from '../../../src/element/machine.js';
+
+const states = Object.keys(MACHINE) as StateName[];
+const inputs: FlowInput[] = ['start', 'opened', 'blocked', 'closed', 'found', 'working', 'refused', 'fail', 'cancel'];
+
+describe('the flow table', () => {
+  it('should lead through the popup way: idle, requesting, authorizing, verifying, working', () => {
+    assert.equal(transition('idle', 'start'), 'requesting');
+    assert.equal(transition('requesting', 'opened'), 'authorizing');
+    assert.equal(transition('requesting', 'blocked'), 'blocked');
+    assert.equal(transition('blocked', 'opened'), 'authorizing');
+    assert.equal(transition('authorizing', 'closed'), 'severed');
+    assert.equal(transition('authorizing', 'found'), 'verifying');
+    assert.equal(transition('severed', 'found'), 'verifying');
+    assert.equal(transition('verifying', 'working'), 'working');
+    assert.equal(transition('verifying', 'refused'), 'bad_credentials');
+  });
+
+  it('should let every state that runs fail or be cancelled, and nothing move a state that ended', () => {
+    for (const state of states) {
+      const ended = ['working', 'bad_credentials', 'error', 'cancelled'].includes(state);
+      assert.equal(isFinal(state), ended, state);
+      for (const input of inputs) {
+        if (ended) assert.equal(accepts(state, input), false, `${state} + ${input}`);
+        else if (input === 'fail' || input === 'cancel')
+          assert.equal(accepts(state, input), true, `${state} + ${input}`);
+      }
+    }
+  });
+
+  it('should have no move the popup way does not name (a late answer or a second click is ignored)', () => {
+    const moves = states.flatMap((s) => inputs.filter((i) => accepts(s, i)).map((i) => `${s}+${i}`));
+    assert.deepEqual(moves.sort(), [
+      'authorizing+cancel',
+      'authorizing+closed',
+      'authorizing+fail',
+      'authorizing+found',
+      'blocked+cancel',
+      'blocked+fail',
+      'blocked+opened',
+      'idle+cancel',
+      'idle+fail',
+      'idle+start',
+      'requesting+blocked',
+      'requesting+cancel',
+      'requesting+fail',
+      'requesting+opened',
+      'severed+cancel',
+      'severed+fail',
+      'severed+found',
+      'verifying+cancel',
+      'verifying+fail',
+      'verifying+refused',
+      'verifying+working',
+    ]);
+  });
+
+  it('should call busy only a flow that runs', () => {
+    assert.deepEqual(
+      states.filter((s) => isBusy(s)),
+      ['requesting', 'blocked', 'authorizing', 'severed', 'verifying'],
+    );
+  });
+
+  it('should show the two waiting states as authorizing in the public state, and the others as they are', () => {
+    assert.deepEqual(
+      states.map((s) => publicState(s)),
+      [
+        'idle',
+        'requesting',
+        'authorizing',
+        'authorizing',
+        'authorizing',
+        'verifying',
+        'working',
+        'bad_credentials',
+        'error',
+        'cancelled',
+      ],
+    );
+  });
+
+  it('should refuse at compile time a move the table does not have', () => {
+    // Each line fails the type check (npm run typecheck) if the move compiles.
+    // @ts-expect-error idle has no "opened"
+    assert.equal(transition('idle', 'opened'), undefined);
+    // @ts-expect-error an ended flow has no move
+    assert.equal(transition('working', 'fail'), undefined);
+    // @ts-expect-error only verifying can be refused
+    assert.equal(transition('authorizing', 'refused'), undefined);
+  });
+});

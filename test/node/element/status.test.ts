@@ -1,0 +1,85 @@
+// What the status line says (src/element/status.ts), from the disconnect, the flow and the rest state.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConnectError } from '../../../src/element/events.js';
+import type { FlowState } from '../../../src/element/machine.js';
+import { flowStatusKey, statusLine } from '../../../src/element/status.js';
+import type { Connection, Problem } from '../../../src/shared/types.js';
+import { sampleConnection } from '../../shared/fixtures.js';
+
+const failed = (
+  code: ConnectError['code'],
+  options: { problem?: Problem; from?: FlowState['name']; noPopups?: boolean } = {},
+): FlowState => ({
+  name: 'error',
+  error: new ConnectError(code, 'message', options.problem),
+  from: options.from ?? 'requesting',
+  noPopups: options.noPopups,
+});
+const connection = (status: string) => sampleConnection({ status } as Partial<Connection>);
+
+describe('the flow status', () => {
+  it('should say each running state in its own words, the severed wait as waiting', () => {
+    for (const name of ['requesting', 'authorizing', 'verifying'] as const) assert.equal(flowStatusKey({ name }), name);
+    assert.equal(flowStatusKey({ name: 'blocked', url: 'https://x' }), 'blocked');
+    assert.equal(flowStatusKey({ name: 'severed' }), 'waiting');
+    assert.equal(flowStatusKey({ name: 'idle' }), undefined);
+  });
+
+  it('should name what went wrong where it can', () => {
+    assert.equal(flowStatusKey(failed('http_error', { problem: { status: 401 } })), 'signIn');
+    assert.equal(
+      flowStatusKey(failed('http_error', { problem: { status: 400, issues: [{ name: 'provider' }] } as Problem })),
+      'unknownProvider',
+    );
+    assert.equal(flowStatusKey(failed('network_error', { problem: { status: 503 } })), 'unavailable');
+    assert.equal(flowStatusKey(failed('network_error')), 'network_error');
+    assert.equal(flowStatusKey(failed('timeout', { from: 'verifying' })), 'verifyTimeout');
+    assert.equal(flowStatusKey(failed('timeout', { from: 'authorizing' })), 'timeout');
+    assert.equal(flowStatusKey(failed('invalid_config', { noPopups: true })), 'noPopups');
+    assert.equal(flowStatusKey(failed('invalid_config')), 'error', 'a code with no text of its own');
+    assert.equal(flowStatusKey(failed('authorization_failed')), 'authorization_failed');
+  });
+});
+
+describe('the status line', () => {
+  it('should put a failed disconnect and the confirmation before the flow', () => {
+    assert.deepEqual(statusLine({ name: 'verifying' }, 'failed', null), {
+      key: 'disconnectFailed',
+      tone: 'error',
+      ofFlow: false,
+    });
+    assert.deepEqual(statusLine(undefined, 'confirming', connection('working')), {
+      key: 'confirmDisconnect',
+      tone: '',
+      ofFlow: false,
+    });
+  });
+
+  it("should tell the flow's state, an error or refusal in the error tone", () => {
+    assert.deepEqual(statusLine({ name: 'verifying' }, 'idle', null), { key: 'verifying', tone: '', ofFlow: true });
+    assert.equal(statusLine(failed('timeout'), 'idle', null)?.tone, 'error');
+    const refused: FlowState = { name: 'bad_credentials', error: new ConnectError('bad_credentials', 'no') };
+    assert.deepEqual(statusLine(refused, 'idle', null), { key: 'bad_credentials', tone: 'error', ofFlow: true });
+  });
+
+  it('should tell the rest state when no flow speaks', () => {
+    assert.deepEqual(statusLine(undefined, 'idle', connection('bad_credentials')), {
+      key: 'needsReconnect',
+      tone: 'error',
+      ofFlow: false,
+    });
+    assert.deepEqual(statusLine(undefined, 'idle', connection('working')), {
+      key: 'working',
+      tone: 'success',
+      ofFlow: true,
+    });
+    assert.deepEqual(statusLine({ name: 'working', connection: connection('working') }, 'idle', null), {
+      key: 'working',
+      tone: 'success',
+      ofFlow: true,
+    });
+    assert.equal(statusLine(undefined, 'idle', null), undefined);
+    assert.equal(statusLine(undefined, 'disconnecting', undefined), undefined);
+  });
+});
