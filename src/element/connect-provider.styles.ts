@@ -27,7 +27,8 @@ export const styles = css`
     vertical-align: middle;
   }
   button:focus-visible,
-  input:focus-visible {
+  input:focus-visible,
+  select:focus-visible {
     outline: var(--connect-provider-focus-ring, 2px solid #2563eb);
     outline-offset: 2px;
   }
@@ -86,7 +87,8 @@ export const styles = css`
   [part='status'] {
     font-size: 0.875em;
   }
-  input {
+  input,
+  select {
     font: inherit;
     padding: 0.25em 0.5em;
     margin: 0.25em 0;

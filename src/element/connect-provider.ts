@@ -4,9 +4,11 @@ import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
+import { credentialOf, signInOf, type CredentialInput, type SignIn } from '../shared/sign-in.js';
 import { BackendError, callBackend, connectionPath } from './backend.js';
 import { styles } from './connect-provider.styles.js';
-import { ConnectError, type ConnectEventDetails } from './events.js';
+import { stampOf } from './connection-match.js';
+import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
 import { Flow } from './flow.js';
 import { publicState, type ConnectState } from './machine.js';
 import {
@@ -43,21 +45,25 @@ const STALE_AFTER_HIDDEN = 60000;
 
 /** An input the provider needs before its consent page opens. */
 interface Field {
-  /** `workspace`, or a `metadata.input` item's name. */
+  /** `workspace`, a `metadata.input` item's name, or a credential's (`apiKey`, `username`...). */
   name: string;
   label: string;
   prompt?: string;
   docs?: string;
-  /** What the input holds: the user's value, else the provider's default. */
-  value: string;
+  /** What the input holds: the user's value, else the provider's default. A credential's is never kept. */
+  value?: string;
   workspace?: boolean;
+  /** A credential: read from its input when sent, then emptied. */
+  credential?: boolean;
+  masked?: boolean;
+  options?: Array<{ value: string; label: string }>;
 }
 
 /**
  * @summary A button that connects the user's third-party account through the platform's OAuth popup, verifies that
  * the connection works, and at rest shows whether the user is connected, with reconnect and disconnect.
  *
- * @event connect-start - A flow begins (cancelable). `{ mode }`
+ * @event connect-start - A flow begins (cancelable). `{ mode, scheme }`
  * @event connect-popup - The popup is sent to the OAuth URL. `{ url }`
  * @event connect-popup-blocked - The browser blocked the popup; a fallback button is shown. `{ url }`
  * @event connect-connection - The connection ID becomes known. `{ connectionId }`
@@ -75,7 +81,8 @@ interface Field {
  * @csspart status - The status line (`role="status"`).
  * @csspart fallback - The button that opens a blocked popup.
  * @csspart stop - The button that stops waiting for a popup that reads closed.
- * @csspart field - An input the provider needs (a workspace, an account ID).
+ * @csspart field - An input the provider needs (a workspace, an account ID, a credential).
+ * @csspart back - The button that closes the reconnect form of a provider that signs in with credentials.
  * @csspart disconnect - The disconnect button, and the one that confirms it.
  * @csspart keep - The button that keeps the connection when asked to confirm a disconnect.
  *
@@ -145,6 +152,8 @@ export class ConnectProvider extends LitElement {
   /** A missing or malformed input the last click met, said in the status line until the next action. */
   @state() private inputProblem = '';
   @state() private disconnectStep: DisconnectStep = 'idle';
+  /** The credential form of a connection's reconnect is open (a provider that signs in with credentials). */
+  @state() private reconnectForm = false;
   /** The last connection a flow read (it may be newer than `existing`). */
   #flowConnection?: Connection;
   #warned = new Set<string>();
@@ -278,8 +287,28 @@ export class ConnectProvider extends LitElement {
     this.#reflect('connection-status', existing === undefined ? '' : existing ? existing.status : 'none');
   }
 
-  #emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K], cancelable = false): boolean {
+  /** Fires an event whose detail names `provider` (the flow's, else the element's). */
+  #emit<K extends keyof ConnectEventDetails>(
+    type: K,
+    fields: DetailWithoutProvider<K>,
+    { cancelable = false, provider = this.provider } = {},
+  ): boolean {
+    const detail = { ...fields, provider } as ConnectEventDetails[K];
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+  }
+
+  /** How the element's provider signs in: by its info once read; without one, through the popup. */
+  get #signIn(): SignIn {
+    return signInOf(this.info?.name === this.provider ? this.info : undefined);
+  }
+
+  /** The mode a click starts: update when there is a connection (`connection-id`, or the one found at rest). */
+  get #connectionToUpdate(): string | undefined {
+    return this.connectionId || this.existing?.id;
+  }
+
+  #credentialElements(): HTMLInputElement[] {
+    return [...(this.shadowRoot?.querySelectorAll<HTMLInputElement>('[data-credential]') ?? [])];
   }
 
   #warn(message: string): void {
@@ -313,10 +342,23 @@ export class ConnectProvider extends LitElement {
       .trim();
   }
 
-  /** The inputs the provider needs that the host did not set. */
+  /**
+   * The inputs the provider needs that the host did not set, then its credential inputs: a new connection's, or
+   * those of an open reconnect form.
+   */
   #fields(): Field[] {
     const info = this.info;
-    if (!info || info.name !== this.provider || this.connectionId || this.existing) return [];
+    if (!info || info.name !== this.provider) return [];
+    const signIn = this.#signIn;
+    const credentials = (signIn.way === 'form' ? signIn.inputs : []).map(
+      ({ label, docsURL, ...input }: CredentialInput): Field => ({
+        ...input,
+        label: 'text' in label ? label.text : this.#text(label.builtIn),
+        docs: isAllowedUrl(docsURL) ? docsURL : undefined,
+        credential: true,
+      }),
+    );
+    if (this.#connectionToUpdate) return this.reconnectForm ? credentials : [];
     const fields: Field[] = [];
     if (info.oauth2Opts?.explicitWorkspaceRequired && !this.providerWorkspaceRef)
       fields.push({
@@ -335,7 +377,7 @@ export class ConnectProvider extends LitElement {
         value: this.values[name] ?? defaultValue ?? '',
       });
     }
-    return fields;
+    return fields.concat(credentials);
   }
 
   #handleClick(): void {
@@ -365,8 +407,24 @@ export class ConnectProvider extends LitElement {
     this.disconnectStep = 'idle';
   }
 
+  /** The reconnect form's way back: its inputs go, emptied, and the connection stays as it is. */
+  #handleBack(): void {
+    for (const input of this.#credentialElements()) input.value = '';
+    this.reconnectForm = false;
+    this.inputProblem = '';
+  }
+
+  /** Enter in an input submits, as in a form. */
+  #handleKeydown(event: KeyboardEvent): void {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    event.preventDefault();
+    this.#handleClick();
+  }
+
   #handleInput(event: Event): void {
     const input = event.target as HTMLInputElement;
+    // A credential stays in its input alone.
+    if (input.dataset.credential !== undefined) return void (this.inputProblem = '');
     // Only a changed value answers the problem (Chromium fires input on a focused empty field too).
     if ((this.values[input.name] ?? '') === input.value) return;
     this.values = { ...this.values, [input.name]: input.value };
@@ -378,31 +436,42 @@ export class ConnectProvider extends LitElement {
    * oauth-connect's body from the hints and the inputs, or, when an input is empty or malformed, the input that
    * stops the click (said in the status line and focused).
    */
-  #requestBody(): Record<string, unknown> | ConnectError {
+  /**
+   * oauth-connect's body (or generate connection's, without the credential) from the hints and the inputs, and the
+   * credential the user typed in the platform's shape (read from its inputs: the element keeps no copy); or, when
+   * an input is empty or malformed, the input that stops the click (said in the status line and focused).
+   */
+  #requestBody(signIn: SignIn): { body: Record<string, unknown>; credential: Record<string, unknown> } | ConnectError {
     const body: Record<string, unknown> = { provider: this.provider };
     for (const key of HINTS) body[key] = this[key];
     const metadata: Record<string, unknown> = { ...this.providerMetadata };
+    const typed: Record<string, string> = {};
     for (const field of this.#fields()) {
-      const value = field.value.trim();
+      const input = this.shadowRoot?.querySelector<HTMLInputElement>(`[part=field][name="${CSS.escape(field.name)}"]`);
+      const value = field.credential ? (input?.value ?? '') : field.value!.trim();
       const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
       if (wrong) {
         this.inputProblem = this.#text(wrong, undefined, field.label);
-        this.shadowRoot?.querySelector<HTMLInputElement>(`[part=field][name="${CSS.escape(field.name)}"]`)?.focus();
+        input?.focus();
         return new ConnectError('invalid_config', `${field.label} is required`);
       }
-      if (field.workspace) body.providerWorkspaceRef = value;
+      if (field.credential) typed[field.name] = value;
+      else if (field.workspace) body.providerWorkspaceRef = value;
       else metadata[field.name] = { value, source: 'input' };
     }
     if (Object.keys(metadata).length) body.providerMetadata = metadata;
-    return body;
+    return { body, credential: credentialOf(signIn, typed) };
   }
 
   /** A new flow for this element: update when there is a connection, else create. */
-  #newFlow(body: Record<string, unknown>): Flow {
-    const connectionId = this.connectionId || this.existing?.id;
+  #newFlow(body: Record<string, unknown>, scheme: SignIn['way']): Flow {
+    const connectionId = this.#connectionToUpdate;
+    const existing = this.existing?.id === connectionId ? this.existing : undefined;
+    // An update by form verifies the connection once the platform changed it after the flow began.
+    const stampAtStart = scheme === 'form' && existing ? stampOf(existing) : undefined;
     const flow: Flow = new Flow(
       {
-        emit: (type, detail) => this.#emit(type, detail),
+        emit: (type, detail) => this.#emit(type, detail, { provider: flow.provider }),
         changed: () => {
           if (this.flow !== flow) return;
           // Reflected at once, so a listener reads the state that follows its event.
@@ -416,7 +485,7 @@ export class ConnectProvider extends LitElement {
       {
         endpoint: this.endpoint,
         request: connectionId
-          ? { mode: 'update', connectionId }
+          ? { mode: 'update', connectionId, stampAtStart }
           : {
               mode: 'create',
               provider: this.provider,
@@ -446,12 +515,22 @@ export class ConnectProvider extends LitElement {
   start(): Promise<Connection> {
     if (this.flow && !this.flow.done) return this.flow.promise;
     if (this.disabled) return Promise.reject(new ConnectError('invalid_config', 'the element is disabled'));
+    const signIn = this.#signIn;
+    const scheme = signIn.way;
+    if (scheme === 'form' && signIn.inputs.length && this.#connectionToUpdate && !this.reconnectForm) {
+      // A reconnect by form asks for the credentials first: the click opens the form.
+      this.reconnectForm = true;
+      this.inputProblem = '';
+      void this.updateComplete.then(() => this.#credentialElements()[0]?.focus());
+      return Promise.reject(new ConnectError('invalid_config', 'the reconnect form is open: fill it in, then start'));
+    }
     // An empty or malformed input stops here, before any event, request or popup.
-    const body = this.#requestBody();
-    if (body instanceof ConnectError) return Promise.reject(body);
+    const request = this.#requestBody(signIn);
+    if (request instanceof ConnectError) return Promise.reject(request);
+    const { body, credential } = request;
     const previous = this.flow;
-    const flow = (this.flow = this.#newFlow(body));
-    if (!this.#emit('connect-start', { mode: flow.mode }, true)) {
+    const flow = (this.flow = this.#newFlow(body, scheme));
+    if (!this.#emit('connect-start', { mode: flow.mode, scheme }, { cancelable: true })) {
       flow.withdraw();
       // Nothing happened: the element shows what it showed before.
       if (this.flow === flow) this.flow = previous;
@@ -463,13 +542,16 @@ export class ConnectProvider extends LitElement {
     this.disconnectStep = 'idle';
     this.inputProblem = '';
     const missing = !this.endpoint ? 'endpoint' : flow.mode === 'create' && !this.provider ? 'provider' : '';
-    if (!missing) {
-      flow.begin();
-      return flow.promise;
+    if (missing) {
+      const message = `the ${missing} attribute is required`;
+      this.#warn(message);
+      flow.fail('invalid_config', message);
+    } else if (scheme === 'popup') flow.begin();
+    else {
+      flow.submit(credential);
+      // Sent: what the user typed leaves the inputs at once, whatever the outcome.
+      for (const input of this.#credentialElements()) input.value = '';
     }
-    const message = `the ${missing} attribute is required`;
-    this.#warn(message);
-    flow.fail('invalid_config', message);
     return flow.promise;
   }
 
@@ -477,6 +559,8 @@ export class ConnectProvider extends LitElement {
   #ended(flow: Flow): void {
     const state = flow.state;
     const connection = state.name === 'working' ? state.connection : flow.error?.connection;
+    // A reconnect by form that failed keeps its form open for another try; one that worked closes it.
+    if (state.name === 'working') this.reconnectForm = false;
     const { problem, code } = flow.error ?? {};
     if (code === 'http_error' && problem?.status === 401)
       this.#warn('the backend answered 401: is the user signed in?');
@@ -537,23 +621,41 @@ export class ConnectProvider extends LitElement {
     return { text: this.#text(line.key, line.ofFlow ? this.flow?.provider : undefined), tone: line.tone };
   }
 
+  /** An input, labelled, with the provider's prompt and docs link. A credential's value is never bound. */
   #renderField(field: Field): TemplateResult {
+    const { name, options } = field;
+    const control = options
+      ? html`<select part="field" name=${name} data-credential required @change=${this.#handleInput} @keydown=${this.#handleKeydown}
+          ><option value="">${this.#text('choose')}</option>${options.map(
+            (option) => html`<option value=${option.value}>${option.label || option.value}</option>`,
+          )}</select
+        >`
+      : html`<input
+          part="field"
+          name=${name}
+          data-credential=${field.credential ? '' : nothing}
+          type=${field.masked ? 'password' : 'text'}
+          required
+          autocomplete="off"
+          spellcheck="false"
+          pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
+          .value=${field.value ?? ''}
+          @input=${this.#handleInput}
+          @keydown=${this.#handleKeydown}
+        />`;
     return html`<label class="field"
-      ><span>${field.label}</span
-      ><input
-        part="field"
-        name=${field.name}
-        required
-        autocomplete="off"
-        pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
-        .value=${field.value}
-        @input=${this.#handleInput}
-      />${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
+      ><span>${field.label}</span>${control}${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
         field.docs
           ? html`<a href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
           : nothing
       }</label
     >`;
+  }
+
+  /** The reconnect form's way back. */
+  #renderBack(busy: boolean): TemplateResult | typeof nothing {
+    if (busy || !this.reconnectForm || !this.#connectionToUpdate || this.#signIn.way !== 'form') return nothing;
+    return html`<button part="back" type="button" @click=${this.#handleBack}>${this.#text('back')}</button>`;
   }
 
   /** The provider's icon, dark under a dark colour scheme; while the provider is read, its place is kept. */
@@ -621,7 +723,7 @@ export class ConnectProvider extends LitElement {
     return html`${busy ? nothing : this.#fields().map((field) => this.#renderField(field))}${this.#renderButton(
       provider,
       busy,
-    )}${this.#renderWaitControl(provider)}${this.#renderDisconnect(busy)}<span
+    )}${this.#renderWaitControl(provider)}${this.#renderBack(busy)}${this.#renderDisconnect(busy)}<span
         part="status"
         role="status"
         class=${tone}

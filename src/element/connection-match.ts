@@ -4,9 +4,13 @@
 // began (docs/choices.md).
 import type { Connection } from '../shared/types.js';
 
-/** What the flow asked for: its connection (update), or a provider, workspace and app (create). */
+/**
+ * What the flow asked for: its connection (update), or a provider, workspace and app (create). `stampAtStart`: the
+ * connection's stamp when an update by form began, whose status counts only once the platform changed it.
+ */
 export type Request =
-  { mode: 'update'; connectionId: string } | { mode: 'create'; provider: string; workspace?: string; appId?: string };
+  | { mode: 'update'; connectionId: string; stampAtStart?: string }
+  | { mode: 'create'; provider: string; workspace?: string; appId?: string };
 
 /**
  * What "changed since the flow began" is judged by: the caller's own connections the backend listed then (ID ->
@@ -35,3 +39,7 @@ export function changedSince(connection: Connection, baseline: Baseline): boolea
   if ('listed' in baseline) return baseline.listed.get(connection.id) !== stampOf(connection);
   return baseline.clock !== undefined && Date.parse(stampOf(connection)) >= baseline.clock;
 }
+
+/** An update that names the connection's stamp at its start: the connection changed since. Any other: true. */
+export const changedSinceStart = (connection: Connection, request: Request): boolean =>
+  request.mode !== 'update' || request.stampAtStart === undefined || stampOf(connection) !== request.stampAtStart;

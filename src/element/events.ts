@@ -14,36 +14,43 @@ export type ConnectErrorCode =
 
 export type ConnectCancelReason = 'popup_closed' | 'cancelled';
 
-export interface ConnectStartDetail {
-  mode: 'create' | 'update';
+/** What every event's detail holds: the element's provider, so a listener outside its shadow root knows who spoke. */
+export interface ConnectDetailBase {
+  provider: string;
 }
-export interface ConnectPopupDetail {
+
+export interface ConnectStartDetail extends ConnectDetailBase {
+  mode: 'create' | 'update';
+  /** How the provider signs in: a consent page in a popup, or credentials typed into the element's form. */
+  scheme: 'popup' | 'form';
+}
+export interface ConnectPopupDetail extends ConnectDetailBase {
   url: string;
 }
-export interface ConnectConnectionDetail {
+export interface ConnectConnectionDetail extends ConnectDetailBase {
   connectionId: string;
 }
-export interface ConnectStatusDetail {
+export interface ConnectStatusDetail extends ConnectDetailBase {
   status: ConnectionStatus;
   connection: Connection;
 }
-export interface ConnectSuccessDetail {
+export interface ConnectSuccessDetail extends ConnectDetailBase {
   connection: Connection;
 }
-export interface ConnectErrorDetail {
+export interface ConnectErrorDetail extends ConnectDetailBase {
   code: ConnectErrorCode;
   message: string;
   problem?: Problem;
   connection?: Connection;
 }
-export interface ConnectCancelDetail {
+export interface ConnectCancelDetail extends ConnectDetailBase {
   reason: ConnectCancelReason;
 }
 /** The caller's connection was read at rest (`null`: none). */
-export interface ConnectLoadedDetail {
+export interface ConnectLoadedDetail extends ConnectDetailBase {
   connection: Connection | null;
 }
-export interface ConnectDisconnectDetail {
+export interface ConnectDisconnectDetail extends ConnectDetailBase {
   connection: Connection;
 }
 
@@ -78,6 +85,9 @@ export class ConnectError extends Error {
     if (connection) this.connection = connection;
   }
 }
+
+/** An event's detail as the element's parts give it: the element adds `provider`. */
+export type DetailWithoutProvider<K extends keyof ConnectEventDetails> = Omit<ConnectEventDetails[K], 'provider'>;
 
 declare global {
   interface HTMLElementEventMap {

@@ -9,8 +9,21 @@ import type { Connection, Problem } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { BackendError, connectionPath, toConnections, type RetryPolicy } from './backend.js';
 import { BackendSession } from './backend-session.js';
-import { changedSince, listedBaseline, matchesRequest, type Baseline, type Request } from './connection-match.js';
-import { ConnectError, type ConnectCancelReason, type ConnectErrorCode, type ConnectEventDetails } from './events.js';
+import {
+  changedSince,
+  changedSinceStart,
+  listedBaseline,
+  matchesRequest,
+  type Baseline,
+  type Request,
+} from './connection-match.js';
+import {
+  ConnectError,
+  type ConnectCancelReason,
+  type ConnectErrorCode,
+  type ConnectEventDetails,
+  type DetailWithoutProvider,
+} from './events.js';
 import { Lifetime } from './lifetime.js';
 import { accepts, isBusy, isFinal, transition, type FlowState, type StateName } from './machine.js';
 import { judgeMessage } from './message-gate.js';
@@ -36,7 +49,7 @@ export interface FlowConfig {
 }
 
 export interface FlowHost {
-  emit<K extends keyof ConnectEventDetails>(type: K, detail: ConnectEventDetails[K]): boolean;
+  emit<K extends keyof ConnectEventDetails>(type: K, detail: DetailWithoutProvider<K>): boolean;
   /** The flow's state changed. */
   changed(): void;
   /** A connection (never with credentials) was read. */
@@ -114,7 +127,7 @@ export class Flow {
    * `transition()`, so only a move of the table compiles; after the event, code that goes on checks the state
    * again (a listener may have ended the flow).
    */
-  #enter<K extends keyof ConnectEventDetails>(to: FlowState, event?: K, detail?: ConnectEventDetails[K]): void {
+  #enter<K extends keyof ConnectEventDetails>(to: FlowState, event?: K, detail?: DetailWithoutProvider<K>): void {
     this.#state = to;
     if (this.done) this.#lifetime.end();
     this.#host.changed();
@@ -127,18 +140,15 @@ export class Flow {
     return names.includes(this.#state.name);
   }
 
-  /** The synchronous part, run inside the click, so popup blockers allow the popup. */
+  /** The popup way's synchronous part, run inside the click, so popup blockers allow the popup. */
   begin(): void {
     const { name } = this.#state;
     if (name !== 'idle') return;
     this.#enter({ name: transition(name, 'start') });
     if (!this.#is('requesting')) return;
+    this.#holdUntilEnd();
     this.#lifetime.listen(window, 'message', (event) => this.#onMessage(event as MessageEvent));
-    // A reload or navigation would leave the popup open and its outcome lost.
-    this.#lifetime.listen(window, 'pagehide', () => this.cancel('cancelled'));
-    this.#lifetime.listen(document, 'visibilitychange', () => document.hidden || this.#poller.pageShown());
     this.#popup.openBlank(this.#config.popupText);
-    this.#lifetime.setTimer(() => this.fail('timeout', 'timed out'), this.#config.timeout);
     this.#watchPopup();
     this.#listedAtStart = this.#read(this.#connectionId, this.#urlPolicy).then(listedBaseline, () => undefined);
     void this.#requestUrl();
@@ -150,6 +160,45 @@ export class Flow {
    */
   async #baselineNow(): Promise<Baseline> {
     return (await this.#listedAtStart) ?? { clock: this.#session.firstAnswerAt };
+  }
+
+  /**
+   * The form way: sends the credential the user typed (create: with the provider and inputs; update: alone), with
+   * no window, then verifies the connection the backend answers. The credential is held only by this request.
+   */
+  submit(credential: Record<string, unknown>): void {
+    const { name } = this.#state;
+    if (name !== 'idle') return;
+    this.#enter({ name: transition(name, 'submit') });
+    if (!this.#is('submitting')) return;
+    this.#holdUntilEnd();
+    void this.#sendCredential(credential);
+  }
+
+  /** What every running flow holds until it ends: its time limit, and the page's visibility and unload. */
+  #holdUntilEnd(): void {
+    // A reload or navigation would leave the popup open and its outcome lost.
+    this.#lifetime.listen(window, 'pagehide', () => this.cancel('cancelled'));
+    this.#lifetime.listen(document, 'visibilitychange', () => document.hidden || this.#poller.pageShown());
+    this.#lifetime.setTimer(() => this.fail('timeout', 'timed out'), this.#config.timeout);
+  }
+
+  async #sendCredential(credential: Record<string, unknown>): Promise<void> {
+    let answer: unknown;
+    try {
+      answer =
+        this.mode === 'update'
+          ? await this.#session.retrying('PATCH', connectionPath(this.#connectionId!), this.#urlPolicy, credential)
+          : await this.#session.retrying('POST', '/connections', this.#urlPolicy, {
+              ...this.#config.body,
+              ...credential,
+            });
+    } catch (error) {
+      return this.#failWith(error);
+    }
+    const [connection] = toConnections([answer]);
+    if (!connection) return this.fail('http_error', 'the backend answered no connection');
+    this.#found(connection.id, connection);
   }
 
   /** connect-start was cancelled: the flow never ran, and says nothing more. */
@@ -270,7 +319,7 @@ export class Flow {
   /** The flow's connection is known: verify it, polling quickly at first. */
   #found(id: string, connection?: Connection): void {
     const { name } = this.#state;
-    if (name !== 'authorizing' && name !== 'severed') return;
+    if (name !== 'authorizing' && name !== 'severed' && name !== 'submitting') return;
     this.#connectionId = id;
     this.#poller.startQuick();
     this.#enter({ name: transition(name, 'found') }, 'connect-connection', { connectionId: id });
@@ -343,6 +392,8 @@ export class Flow {
     if (!this.#is('verifying')) return;
     if (!connection) return this.fail('http_error', 'the backend answered no connection');
     this.#host.connectionRead(connection);
+    // An update by form: the connection's status counts once the platform changed it after the flow began.
+    if (!changedSinceStart(connection, this.#config.request)) return this.#poller.pollAgain();
     const status = connection.status;
     if (status !== this.#lastStatus) {
       this.#lastStatus = status;

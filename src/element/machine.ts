@@ -8,7 +8,8 @@ import type { ConnectError } from './events.js';
 
 /** What happens to a flow. */
 export type FlowInput =
-  | 'start'
+  | 'start' // the popup way: a window opens inside the click
+  | 'submit' // the form way: the typed credentials are sent, no window
   | 'opened' // the popup went to the OAuth URL
   | 'blocked' // the browser blocked the popup: the fallback button is shown
   | 'closed' // the popup reads closed with no outcome: maybe severed by the provider's COOP
@@ -21,11 +22,12 @@ export type FlowInput =
 const ENDS = { fail: 'error', cancel: 'cancelled' } as const;
 
 export const MACHINE = {
-  idle: { start: 'requesting', ...ENDS },
+  idle: { start: 'requesting', submit: 'submitting', ...ENDS },
   requesting: { opened: 'authorizing', blocked: 'blocked', ...ENDS },
   blocked: { opened: 'authorizing', ...ENDS },
   authorizing: { closed: 'severed', found: 'verifying', ...ENDS },
   severed: { found: 'verifying', ...ENDS },
+  submitting: { found: 'verifying', ...ENDS },
   verifying: { working: 'working', refused: 'bad_credentials', ...ENDS },
   working: {},
   bad_credentials: {},
@@ -52,6 +54,7 @@ export type FlowState =
   | { name: 'blocked'; url: string }
   | { name: 'authorizing' }
   | { name: 'severed' }
+  | { name: 'submitting' }
   | { name: 'verifying' }
   | { name: 'working'; connection: Connection }
   | { name: 'bad_credentials'; error: ConnectError }
@@ -67,6 +70,7 @@ const everyStateHasAShape: { [S in StateName]: StateOf<S>['name'] } = {
   blocked: 'blocked',
   authorizing: 'authorizing',
   severed: 'severed',
+  submitting: 'submitting',
   verifying: 'verifying',
   working: 'working',
   bad_credentials: 'bad_credentials',
@@ -91,9 +95,10 @@ export const isFinal = (name: StateName): name is FinalName => Object.keys(MACHI
 /** A flow that runs (a click then does nothing). */
 export const isBusy = (name: StateName): name is ActiveName => name !== 'idle' && !isFinal(name);
 
-/** The public `state` (docs/element.md): the two waiting states read `authorizing`. */
-export type ConnectState = Exclude<StateName, 'blocked' | 'severed'>;
+/** The public `state` (docs/element.md): the two waiting states read `authorizing`; sending a form, `requesting`. */
+export type ConnectState = Exclude<StateName, 'blocked' | 'severed' | 'submitting'>;
 
 export function publicState(name: StateName): ConnectState {
-  return name === 'blocked' || name === 'severed' ? 'authorizing' : name;
+  if (name === 'blocked' || name === 'severed') return 'authorizing';
+  return name === 'submitting' ? 'requesting' : name;
 }

@@ -25,6 +25,7 @@ export const refusesProvider = (problem?: Problem): boolean =>
 export function flowStatusKey(state: FlowState): keyof ConnectStrings | undefined {
   if (state.name === 'idle' || state.name === 'working') return undefined;
   if (state.name === 'severed') return 'waiting';
+  if (state.name === 'submitting') return 'requesting';
   if (state.name !== 'error') return state.name;
   const { code, problem } = state.error;
   if (problem?.status === 401) return 'signIn';

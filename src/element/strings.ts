@@ -50,6 +50,16 @@ export interface ConnectStrings {
   invalidWorkspace: string;
   /** The link to a provider's docs for an input. */
   docs: string;
+  /** Credential inputs of providers that sign in without a consent page. */
+  apiKey: string;
+  username: string;
+  password: string;
+  clientId: string;
+  clientSecret: string;
+  /** The empty first option of a choice. */
+  choose: string;
+  /** Closes the reconnect form of such a provider, keeping the connection as it is. */
+  back: string;
   disconnect: string;
   /** Asked in place before disconnecting. */
   confirmDisconnect: string;
@@ -88,6 +98,13 @@ export const DEFAULT_STRINGS: ConnectStrings = {
   workspace: '{provider} workspace',
   invalidWorkspace: 'Use only letters, digits, dots and hyphens for your {field}.',
   docs: 'Where to find it',
+  apiKey: 'API key',
+  username: 'Username',
+  password: 'Password',
+  clientId: 'Client ID',
+  clientSecret: 'Client secret',
+  choose: 'Choose…',
+  back: 'Back',
   disconnect: 'Disconnect',
   confirmDisconnect: 'Disconnect {provider}?',
   confirm: 'Disconnect',

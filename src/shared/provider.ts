@@ -24,10 +24,25 @@ export interface ProviderMediaUrls {
 export interface BrowserProvider {
   name: string;
   displayName?: string;
+  /** `oauth2`, `apiKey`, `basic`, `jwt`, `custom` or `none` (shared/sign-in.ts). */
   authType?: string;
   media?: { regular?: ProviderMediaUrls; darkMode?: ProviderMediaUrls };
-  oauth2Opts?: { explicitWorkspaceRequired?: boolean };
+  oauth2Opts?: { explicitWorkspaceRequired?: boolean; grantType?: string; docsURL?: string };
+  apiKeyOpts?: { docsURL?: string };
+  basicOpts?: { apiKeyAsBasic?: boolean; apiKeyAsBasicOpts?: { fieldUsed?: string }; docsURL?: string };
+  customOpts?: { inputs?: CustomInput[] };
   metadata?: { input?: ProviderInput[] };
+}
+
+/** One `customOpts.inputs` item: a credential of a `custom` provider. */
+export interface CustomInput {
+  name: string;
+  displayName?: string;
+  prompt?: string;
+  docsURL?: string;
+  /** `fieldTypeText`, `fieldTypePassword`, `fieldTypeSelect`; older catalog entries have none (masked). */
+  fieldType?: string;
+  options?: Array<{ value: string; label: string }>;
 }
 
 /**

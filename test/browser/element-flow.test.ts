@@ -51,7 +51,7 @@ describe('a connect flow', () => {
       const types = w.types();
       expect(types.slice(0, 3)).to.deep.equal(['connect-start', 'connect-popup', 'connect-connection']);
       expect(types.slice(-2)).to.deep.equal(['connect-status', 'connect-success']);
-      expect(w.events[0].detail).to.deep.equal({ mode: 'create' });
+      expect(w.events[0].detail).to.deep.equal({ mode: 'create', scheme: 'popup', provider: 'salesforce' });
       expect(w.events[1].detail.url).to.match(/\/consent\//);
       const connectionId = w.events[2].detail.connectionId;
       expect(end.detail.connection.id).to.equal(connectionId);
@@ -149,7 +149,7 @@ describe('a connect flow', () => {
       const popup = await waitPopup(popups);
       el.cancel();
       const end = await ended(w);
-      expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'cancelled' } });
+      expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'cancelled', provider: 'salesforce' } });
       expect((await result.catch((e) => e)).code).to.equal('cancelled');
       await aTimeout(50);
       expect(popup.closed).to.equal(true);

@@ -111,7 +111,7 @@ describe('the popup', () => {
     (await waitPopup(popups)).close();
     // Bounded well below the 15 s request time-out: the popup is watched from the moment it opens.
     const end = await ended(w, 2000);
-    expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'popup_closed' } });
+    expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'popup_closed', provider: 'slack' } });
     expect(w.types()).to.not.include('connect-popup');
     expect(held(el)).to.equal(0);
   });
@@ -133,7 +133,7 @@ describe('the popup', () => {
       await expect(el).to.be.accessible();
       await userClick(el, 'stop');
       const end = await ended(w, 1000);
-      expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'popup_closed' } });
+      expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'popup_closed', provider: 'salesforce' } });
       await el.updateComplete;
       expect(button(el, 'stop') === null, 'the stop control is gone').to.equal(true);
       expect(held(el)).to.equal(0);
@@ -152,7 +152,7 @@ describe('the popup', () => {
       expect(w.terminals(), 'still waiting within the grace').to.have.length(0);
       expect(el.state).to.equal('authorizing');
       const end = await ended(w, 3000);
-      expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'popup_closed' } });
+      expect(end).to.deep.equal({ type: 'connect-cancel', detail: { reason: 'popup_closed', provider: 'salesforce' } });
     });
 
     it('should not end a reconnect with the old bad_credentials when the popup closes unanswered', async () => {

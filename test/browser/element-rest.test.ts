@@ -57,7 +57,10 @@ describe('<connect-provider> at rest', () => {
     expect(button(el).textContent).to.equal('Reconnect HubSpot');
     const w = watch(el);
     await userClick(el);
-    expect(w.events[0]).to.deep.equal({ type: 'connect-start', detail: { mode: 'update' } });
+    expect(w.events[0]).to.deep.equal({
+      type: 'connect-start',
+      detail: { mode: 'update', scheme: 'popup', provider: 'hubspot' },
+    });
     await answerConsent(await waitPopup(popups), 'allow');
     const end = await ended(w);
     expect(end.type).to.equal('connect-success');

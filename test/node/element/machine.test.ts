@@ -13,7 +13,18 @@ import {
 } from '../../../src/element/machine.js';
 
 const states = Object.keys(MACHINE) as StateName[];
-const inputs: FlowInput[] = ['start', 'opened', 'blocked', 'closed', 'found', 'working', 'refused', 'fail', 'cancel'];
+const inputs: FlowInput[] = [
+  'start',
+  'submit',
+  'opened',
+  'blocked',
+  'closed',
+  'found',
+  'working',
+  'refused',
+  'fail',
+  'cancel',
+];
 
 describe('the flow table', () => {
   it('should lead through the popup way: idle, requesting, authorizing, verifying, working', () => {
@@ -40,7 +51,14 @@ describe('the flow table', () => {
     }
   });
 
-  it('should have no move the popup way does not name (a late answer or a second click is ignored)', () => {
+  it('should lead through the form way: idle, submitting, verifying, with no popup state', () => {
+    assert.equal(transition('idle', 'submit'), 'submitting');
+    assert.equal(transition('submitting', 'found'), 'verifying');
+    for (const input of ['opened', 'blocked', 'closed'] as const)
+      assert.equal(accepts('submitting', input), false, input);
+  });
+
+  it('should have no move the two ways do not name (a late answer or a second click is ignored)', () => {
     const moves = states.flatMap((s) => inputs.filter((i) => accepts(s, i)).map((i) => `${s}+${i}`));
     assert.deepEqual(moves.sort(), [
       'authorizing+cancel',
@@ -53,6 +71,7 @@ describe('the flow table', () => {
       'idle+cancel',
       'idle+fail',
       'idle+start',
+      'idle+submit',
       'requesting+blocked',
       'requesting+cancel',
       'requesting+fail',
@@ -60,6 +79,9 @@ describe('the flow table', () => {
       'severed+cancel',
       'severed+fail',
       'severed+found',
+      'submitting+cancel',
+      'submitting+fail',
+      'submitting+found',
       'verifying+cancel',
       'verifying+fail',
       'verifying+refused',
@@ -70,11 +92,11 @@ describe('the flow table', () => {
   it('should call busy only a flow that runs', () => {
     assert.deepEqual(
       states.filter((s) => isBusy(s)),
-      ['requesting', 'blocked', 'authorizing', 'severed', 'verifying'],
+      ['requesting', 'blocked', 'authorizing', 'severed', 'submitting', 'verifying'],
     );
   });
 
-  it('should show the two waiting states as authorizing in the public state, and the others as they are', () => {
+  it('should show the two waiting states as authorizing and sending a form as requesting, the others as they are', () => {
     assert.deepEqual(
       states.map((s) => publicState(s)),
       [
@@ -83,6 +105,7 @@ describe('the flow table', () => {
         'authorizing',
         'authorizing',
         'authorizing',
+        'requesting',
         'verifying',
         'working',
         'bad_credentials',
