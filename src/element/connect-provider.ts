@@ -652,10 +652,15 @@ export class ConnectProvider extends LitElement {
     >`;
   }
 
+  /** A control beside the main button (fallback, stop, back, disconnect, keep), named by its part. */
+  #renderControl(part: string, label: string, onClick: () => void, disabled = false): TemplateResult {
+    return html`<button part=${part} type="button" ?disabled=${disabled} @click=${onClick}>${label}</button>`;
+  }
+
   /** The reconnect form's way back. */
   #renderBack(busy: boolean): TemplateResult | typeof nothing {
     if (busy || !this.reconnectForm || !this.#connectionToUpdate || this.#signIn.way !== 'form') return nothing;
-    return html`<button part="back" type="button" @click=${this.#handleBack}>${this.#text('back')}</button>`;
+    return this.#renderControl('back', this.#text('back'), this.#handleBack);
   }
 
   /** The provider's icon, dark under a dark colour scheme; while the provider is read, its place is kept. */
@@ -691,28 +696,21 @@ export class ConnectProvider extends LitElement {
   #renderWaitControl(provider: string): TemplateResult | typeof nothing {
     const name = this.flow?.state.name;
     if (name === 'blocked')
-      return html`<button part="fallback" type="button" @click=${this.#handleOpenPopup}>${this.#text(
-        'openPopup',
-        provider,
-      )}</button>`;
+      return this.#renderControl('fallback', this.#text('openPopup', provider), this.#handleOpenPopup);
     if (name === 'severed')
-      return html`<button part="stop" type="button" @click=${this.#handleStopWaiting}>${this.#text(
-        'stopWaiting',
-        provider,
-      )}</button>`;
+      return this.#renderControl('stop', this.#text('stopWaiting', provider), this.#handleStopWaiting);
     return nothing;
   }
 
   #renderDisconnect(busy: boolean): TemplateResult | typeof nothing {
     if (!this.disconnectable || !this.existing || busy) return nothing;
     const confirming = this.disconnectStep === 'confirming';
-    return html`<button
-        part="disconnect"
-        type="button"
-        ?disabled=${this.disconnectStep === 'disconnecting'}
-        @click=${this.#handleDisconnect}
-      >${this.#text(confirming ? 'confirm' : 'disconnect')}</button
-      >${confirming ? html`<button part="keep" type="button" @click=${this.#handleKeep}>${this.#text('keep')}</button>` : nothing}`;
+    return html`${this.#renderControl(
+      'disconnect',
+      this.#text(confirming ? 'confirm' : 'disconnect'),
+      this.#handleDisconnect,
+      this.disconnectStep === 'disconnecting',
+    )}${confirming ? this.#renderControl('keep', this.#text('keep'), this.#handleKeep) : nothing}`;
   }
 
   protected override render() {
