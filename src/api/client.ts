@@ -6,6 +6,7 @@
 // openapi-fetch middleware; time-outs and retries wrap each call.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../shared/schema.js';
+import { parseUrl } from '../shared/url.js';
 import type {
   Connection,
   CreateNotificationEventTopicRouteRequest,
@@ -166,12 +167,8 @@ function credential(name: string, value: string): Middleware {
 }
 
 function trimBase(url: string, name: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`connect-provider: ${name} must be an absolute URL, got ${JSON.stringify(url)}`);
-  }
+  const parsed = parseUrl(url);
+  if (!parsed) throw new TypeError(`connect-provider: ${name} must be an absolute URL, got ${JSON.stringify(url)}`);
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new TypeError(`connect-provider: ${name} must be an http(s) URL`);
   }

@@ -5,7 +5,7 @@
 // emulator on a developer's machine) and never grants Chromium's private-network
 // access. `corsOrigins` (--cors-origin; '*' for any) or a key of one's own opens more.
 import { HttpProblem } from '../http/problem.js';
-import { isLoopbackHost } from '../shared/url.js';
+import { isLoopbackHost, parseUrl } from '../shared/url.js';
 
 /** The origins CORS answers, and whether a page outside the private network may reach the emulator. */
 export interface CorsPolicy {
@@ -21,12 +21,8 @@ export const LOOPBACK_DESCRIPTION =
 
 /** Whether an Origin header names an http(s) origin on a loopback host. */
 export function isLoopbackOrigin(origin: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
-  }
+  const parsed = parseUrl(origin);
+  if (!parsed) return false;
   return (
     (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
     parsed.origin === origin.toLowerCase().replace(/\/$/, '') &&
@@ -48,10 +44,8 @@ export function corsPolicy(origins: readonly string[] | '*' | undefined, default
   const out = new Set<string>();
   for (const origin of origins) {
     if (origin === '*') return ANY;
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
+    const parsed = parseUrl(origin);
+    if (!parsed) {
       throw new TypeError(
         `connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`,
       );

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { isPlainHost } from './host.js';
+import { parseUrl } from '../shared/url.js';
 import type { Answer } from './answer.js';
 import { problemAnswer } from './problem.js';
 
@@ -28,12 +29,8 @@ function targetOf(req: IncomingMessage): string {
   const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
   if (target.startsWith('/')) return target;
   // The absolute form (`GET http://host/path`): its path only.
-  let absolute: URL;
-  try {
-    absolute = new URL(target);
-  } catch {
-    throw new RequestTargetError('the request target is not a path');
-  }
+  const absolute = parseUrl(target);
+  if (!absolute) throw new RequestTargetError('the request target is not a path');
   if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:')
     throw new RequestTargetError('the request target is not a path');
   return absolute.pathname + absolute.search;
@@ -55,13 +52,9 @@ function requestUrl(req: IncomingMessage): string {
   const queryAt = target.indexOf('?');
   const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
   // Concatenated, not resolved: a path like //other.host stays a path, since the authority ends at the first slash.
-  let url: URL;
-  try {
-    url = new URL(`${protocol}://${host}${target}`);
-  } catch {
-    // A plain shape that is still no address: a port past 65535, an IPv6 address that does not parse.
-    throw new RequestTargetError('the Host header is not a usable host[:port]');
-  }
+  const url = parseUrl(`${protocol}://${host}${target}`);
+  // A plain shape that is still no address: a port past 65535, an IPv6 address that does not parse.
+  if (!url) throw new RequestTargetError('the Host header is not a usable host[:port]');
   if (url.pathname !== pathname) {
     throw new RequestTargetError(
       'the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)',

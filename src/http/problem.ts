@@ -2,6 +2,7 @@
 // shared by the host handler (src/server) and the emulator (src/emulator), owned by neither.
 import { PROBLEM_CONTENT_TYPE, statusTitle, VALIDATION_PROBLEM_TYPE } from '../shared/problem.js';
 import type { Problem } from '../shared/types.js';
+import { parseUrl } from '../shared/url.js';
 import { answerResponse, headerRecord, type Answer, type HeaderMap } from './answer.js';
 
 export interface ProblemInit extends Partial<Problem> {
@@ -41,21 +42,13 @@ export function jsonResponse(body: unknown, status = 200, headers: HeaderMap = {
  * the URL does not parse, as with a Request-like object that is no Request.
  */
 export function instanceOf(request: Request): string | undefined {
-  try {
-    const url = new URL(request.url);
-    return `${url.origin}${url.pathname}`;
-  } catch {
-    return undefined;
-  }
+  const url = parseUrl(request.url);
+  return url && `${url.origin}${url.pathname}`;
 }
 
 /** The request's path; undefined when its URL does not parse. */
 export function pathnameOf(request: Request): string | undefined {
-  try {
-    return new URL(request.url).pathname;
-  } catch {
-    return undefined;
-  }
+  return parseUrl(request.url)?.pathname;
 }
 
 /** Thrown inside request handling to answer with a problem. */

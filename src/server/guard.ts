@@ -1,6 +1,7 @@
 // Cross-site request refusal and CORS for explicitly allowed origins.
 import type { Answer } from '../http/answer.js';
 import { isPlainHost, isPlainHostList } from '../http/host.js';
+import { parseUrl } from '../shared/url.js';
 
 export interface OriginPolicy {
   /** Origins other than the request's own that may call the handler (CORS is answered for them). */
@@ -52,12 +53,8 @@ export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdi
   const site = request.headers.get('sec-fetch-site')?.toLowerCase() ?? null;
   if (origin !== null && origin !== 'null') {
     if (policy.allowedOrigins.has(origin)) return { ok: true, corsOrigin: origin };
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      return { ok: false, reason: 'the Origin header is not a valid origin' };
-    }
+    const parsed = parseUrl(origin);
+    if (!parsed) return { ok: false, reason: 'the Origin header is not a valid origin' };
     // The whole origin: its host, and its scheme where the request's own is known.
     const scheme = schemeOf(request);
     const hosts = hostsOf(request);

@@ -1,7 +1,7 @@
 // The handler's options, checked once when it is created: a misconfiguration
 // fails at start-up with a TypeError that says what to fix.
 import type { RetryOptions } from '../api/client.js';
-import { isLoopbackHost } from '../shared/url.js';
+import { isLoopbackHost, parseUrl } from '../shared/url.js';
 
 /** Who is calling, as the host app knows it. Group and consumer are never taken from the browser. */
 export interface ConnectUser {
@@ -95,12 +95,8 @@ function describe(value: unknown): string {
 function origin(value: unknown, name: string): string {
   if (typeof value !== 'string')
     fail(`${name} must be an origin string like "https://app.example", got ${describe(value)}`);
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    fail(`${name} must be an origin like "https://app.example", got ${JSON.stringify(value)}`);
-  }
+  const parsed = parseUrl(value);
+  if (!parsed) fail(`${name} must be an origin like "https://app.example", got ${JSON.stringify(value)}`);
   if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== value) {
     fail(
       `${name} must be an origin (scheme, host and port only) like "${parsed.origin}", got ${JSON.stringify(value)}`,
@@ -151,12 +147,9 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
   if (typeof options.authorize !== 'function')
     fail(`authorize(request) is required: a function, got ${describe(options.authorize)}`);
   if (typeof baseUrl !== 'string') fail(`baseUrl must be the platform's URL ending in /v1, got ${describe(baseUrl)}`);
-  let base: URL;
-  try {
-    base = new URL(baseUrl);
-  } catch {
+  const base = parseUrl(baseUrl);
+  if (!base)
     fail(`baseUrl must be an absolute URL ending in /v1 like "https://api.example/v1", got ${JSON.stringify(baseUrl)}`);
-  }
   if (base.protocol !== 'https:' && base.protocol !== 'http:')
     fail(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
   if (base.username || base.password || base.search || base.hash) {
