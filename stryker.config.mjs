@@ -39,7 +39,7 @@ export const AREAS = {
       '!src/server/index.ts',
     ],
     // Every file of test/node/server and test/node/http but the body-read deadline's (http/body-deadline.test.ts),
-    // whose 10 s wait would be run again for every mutant of src/http/problem.ts and src/http/node.ts it covers.
+    // whose 10 s wait would be run again for every mutant of src/http/body-reader.ts and src/http/node.ts it covers.
     tests: [
       'test/node/server/connection.test.ts',
       'test/node/server/connection-routes.test.ts',
@@ -57,12 +57,12 @@ export const AREAS = {
       'test/node/server/routes.test.ts',
       'test/node/server/scrub.test.ts',
       'test/node/server/upstream.test.ts',
-      'test/node/http/answer.test.ts',
+      'test/node/http/response-parts.test.ts',
       'test/node/http/client-gone.test.ts',
       'test/node/http/host.test.ts',
       'test/node/http/node-handler.test.ts',
       'test/node/http/node-listener.test.ts',
-      'test/node/http/problem.test.ts',
+      'test/node/http/body-reader.test.ts',
       'test/node/shared/json.test.ts',
       'test/node/shared/provider.test.ts',
       'test/node/shared/url.test.ts',
@@ -89,7 +89,7 @@ export const AREAS = {
         'src/emulator/options.ts',
         'src/emulator/routes.ts',
         'src/emulator/dispatch.ts',
-        'src/emulator/problems.ts',
+        'src/emulator/error-handler.ts',
         'src/emulator/media.ts',
         'src/emulator/openapi.ts',
         'src/emulator/pages.ts',

@@ -277,11 +277,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   // Every operation as one entry: its idempotence, its openapi-fetch call and how its answer is read.
   return {
     listInvites: (p, o) =>
-      send(true, o, (i) => json(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i }))),
-    oauthConnect: (body, o) => send(true, o, (i) => url(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
+      send(true, o, (i) =>
+        expectJson(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i })),
+      ),
+    oauthConnect: (body, o) =>
+      send(true, o, (i) => expectUrl(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
     oauthUpdate: (p, o) =>
       send(true, o, (i) =>
-        url(
+        expectUrl(
           api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
             parseAs: 'text',
@@ -289,10 +292,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           }),
         ),
       ),
-    createProject: (body, o) => send(false, o, (i) => json(api.POST('/projects', { body, ...i }))),
+    createProject: (body, o) => send(false, o, (i) => expectJson(api.POST('/projects', { body, ...i }))),
     getConnection: (p, o) =>
       send(true, o, (i) =>
-        json(
+        expectJson(
           api.GET('/projects/{projectIdOrName}/connections/{connectionId}', {
             params: {
               path: { ...project(p), connectionId: p.connectionId },
@@ -304,7 +307,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     listConnections: (p, o) =>
       send(true, o, (i) =>
-        json(
+        expectJson(
           api.GET('/projects/{projectIdOrName}/connections', {
             params: {
               path: project(p),
@@ -316,7 +319,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     deleteConnection: (p, o) =>
       send(true, o, (i) =>
-        none(
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/connections/{connectionId}', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
             parseAs: 'stream',
@@ -326,7 +329,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     getProject: (p, o) =>
       send(true, o, (i) =>
-        json(
+        expectJson(
           api.GET('/projects/{projectIdOrName}', {
             params: { path: project(p), query: { includeEntitlements: p.includeEntitlements } },
             ...i,
@@ -335,23 +338,23 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     getProvider: (p, o) =>
       send(true, o, (i) =>
-        json(api.GET('/providers/{provider}', { params: { path: { provider: p.provider } }, ...i })),
+        expectJson(api.GET('/providers/{provider}', { params: { path: { provider: p.provider } }, ...i })),
       ),
     listIntegrations: (p, o) =>
       send(true, o, (i) =>
-        json(api.GET('/projects/{projectIdOrName}/integrations', { params: { path: project(p) }, ...i })),
+        expectJson(api.GET('/projects/{projectIdOrName}/integrations', { params: { path: project(p) }, ...i })),
       ),
     listProviderApps: (p, o) =>
       send(true, o, (i) =>
-        json(api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path: project(p) }, ...i })),
+        expectJson(api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path: project(p) }, ...i })),
       ),
     listDestinations: (p, o) =>
       send(true, o, (i) =>
-        json(api.GET('/projects/{projectIdOrName}/destinations', { params: { path: project(p) }, ...i })),
+        expectJson(api.GET('/projects/{projectIdOrName}/destinations', { params: { path: project(p) }, ...i })),
       ),
     deleteDestination: (p, o) =>
       send(true, o, (i) =>
-        none(
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/destinations/{destination}', {
             params: { path: { ...project(p), destination: p.destination } },
             parseAs: 'stream',
@@ -361,7 +364,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     deleteIntegration: (p, o) =>
       send(true, o, (i) =>
-        none(
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/integrations/{integrationId}', {
             params: { path: { ...project(p), integrationId: p.integrationId } },
             parseAs: 'stream',
@@ -371,7 +374,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     deleteTopic: (p, o) =>
       send(true, o, (i) =>
-        none(
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/topics/{topicId}', {
             params: { path: { ...project(p), topicId: p.topicId } },
             parseAs: 'stream',
@@ -382,7 +385,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     searchRecords: async (p, o) => {
       if (!searchUrl) throw new TypeError('connect-provider: searchRecords needs the searchUrl option');
       return send(true, o, (i) =>
-        json(
+        expectJson(
           api.POST('/projects/{projectIdOrName}/integrations/{integrationId}', {
             baseUrl: searchUrl,
             params: { path: { ...project(p), integrationId: p.integrationId }, query: { groupRef: p.groupRef } },
@@ -394,7 +397,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     },
     listTopicDestinationRoutes: (p, o) =>
       send(true, o, (i) =>
-        json(
+        expectJson(
           api.GET('/projects/{projectIdOrName}/topic-destination-routes', {
             params: { path: project(p), query: { topicId: p.topicId, destinationId: p.destinationId } },
             ...i,
@@ -403,7 +406,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     createNotificationEventTopicRoute: (p, o) =>
       send(false, o, (i) =>
-        json(
+        expectJson(
           api.POST('/projects/{projectIdOrName}/notification-event-topic-routes', {
             params: { path: project(p) },
             body: p.body,
@@ -413,7 +416,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     listNotificationEventTopicRoutes: (p, o) =>
       send(true, o, (i) =>
-        json(
+        expectJson(
           api.GET('/projects/{projectIdOrName}/notification-event-topic-routes', {
             params: { path: project(p), query: { topicId: p.topicId, eventType: p.eventType } },
             ...i,
@@ -424,13 +427,13 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 }
 
 /** A 2xx answer as openapi-fetch returns it (error statuses never get here: the problems middleware throws them). */
-interface Answer<T> {
+interface FetchSuccess<T> {
   data?: T;
   response: Response;
 }
 
 /** A JSON answer: an empty body is no answer. */
-async function json<T>(call: Promise<Answer<T>>): Promise<T> {
+async function expectJson<T>(call: Promise<FetchSuccess<T>>): Promise<T> {
   const { data, response } = await call;
   if (data === undefined) {
     throw new PlatformRequestError('invalid_response', `the answer of ${response.url || 'the platform'} is empty`);
@@ -439,7 +442,7 @@ async function json<T>(call: Promise<Answer<T>>): Promise<T> {
 }
 
 /** A URL answer: a JSON string (the spec) or text/plain (the real service); both are accepted. */
-async function url(call: Promise<Answer<string>>): Promise<string> {
+async function expectUrl(call: Promise<FetchSuccess<string>>): Promise<string> {
   const { data, response } = await call;
   const text = data ?? '';
   let value: unknown = text.trim();
@@ -464,6 +467,6 @@ async function url(call: Promise<Answer<string>>): Promise<string> {
 }
 
 /** An answer without content: its body, if any, is discarded. */
-async function none(call: Promise<Answer<ReadableStream | null>>): Promise<void> {
+async function expectNoContent(call: Promise<FetchSuccess<ReadableStream | null>>): Promise<void> {
   await (await call).data?.cancel();
 }

@@ -1,7 +1,8 @@
 // Consent sessions and pages: the links oauth-connect and oauth-update hand
 // out, the consent page standing in for the provider's, and the callback page
 // that posts the completion message to window.opener.
-import { HttpProblem, invalidRequest, methodNotAllowed, readTextBody } from '../http/problem.js';
+import { readTextBody } from '../http/body-reader.js';
+import { HttpProblem, invalidRequest, methodNotAllowed } from '../http/http-problem.js';
 import type { Env } from './context.js';
 import { LIMITS } from './limits.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';

@@ -4,7 +4,7 @@
 // answers only loopback origins (a page on the internet must not drive the
 // emulator on a developer's machine) and never grants Chromium's private-network
 // access. `corsOrigins` (--cors-origin; '*' for any) or a key of one's own opens more.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { isLoopbackHost, parseUrl } from '../shared/url.js';
 
 /** The origins CORS answers, and whether a page outside the private network may reach the emulator. */

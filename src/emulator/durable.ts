@@ -1,7 +1,7 @@
 // The emulator's state and its data file: read (or seeded) at the start, and
 // each request's change on disk before its answer (a 503 when it could not be
 // written). Without a data file the state lives in memory only.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { seedState } from './seed.js';
 import {
   lockDataFile,

@@ -2,11 +2,11 @@
 // handler, a Node listener (node:http, Connect, Vite) and a server it can
 // start itself. This module wires the pieces: the state and its file, the
 // request pipeline (CORS, the route table of routes.ts, the one error handler
-// of problems.ts) and the server; each concern lives in its own module.
+// of error-handler.ts) and the server; each concern lives in its own module.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpProblem, pathnameOf } from '../http/problem.js';
+import { HttpProblem, pathnameOf } from '../http/http-problem.js';
 import { toNodeListener, type NodeListener } from '../http/node.js';
 import { createAuth, type TokenRequest } from './auth.js';
 import type { Env } from './context.js';
@@ -15,7 +15,7 @@ import { createDispatch } from './dispatch.js';
 import { loadContract } from './openapi.js';
 import { isMediaPath } from './media.js';
 import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
-import { errorResponse, problemOf } from './problems.js';
+import { errorResponse, problemOf } from './error-handler.js';
 import { findRoute } from './routes.js';
 import { openDurableState } from './durable.js';
 import type { EmulatorState } from './store.js';

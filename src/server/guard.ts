@@ -1,5 +1,5 @@
 // Cross-site request refusal and CORS for explicitly allowed origins.
-import type { Answer } from '../http/answer.js';
+import type { ResponseParts } from '../http/response-parts.js';
 import { isPlainHost, isPlainHostList } from '../http/host.js';
 import { parseUrl } from '../shared/url.js';
 
@@ -94,7 +94,7 @@ export function preflight(
   origin: string,
   request: Request,
   methods: readonly string[] = ['GET', 'POST', 'PATCH'],
-): Answer {
+): ResponseParts {
   const requested = request.headers.get('access-control-request-headers');
   return {
     status: 204,

@@ -3,14 +3,14 @@
 // host and origin checks (guard.ts), is routed (routes.ts), identified
 // (identify.ts) and served (operations.ts); whatever fails on the way becomes
 // one RFC 9457 problem in route()'s one catch.
-import { answerResponse, type Answer } from '../http/answer.js';
-import { clientClosed, HttpProblem, instanceOf, problemAnswer } from '../http/problem.js';
+import { toResponse, type ResponseParts } from '../http/response-parts.js';
+import { clientClosed, HttpProblem, instanceOf, problemParts } from '../http/http-problem.js';
 import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
 import { identify } from './identify.js';
 import type { HandlerContext } from './operations.js';
 import { resolveOptions, type ConnectHandlerOptions } from './options.js';
 import { createPlatform } from './platform.js';
-import { describeThrown, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
+import { describeThrown, HANDLER_PROBLEM_TYPES, ServerFault } from './handler-problems.js';
 import { createReporter } from './report.js';
 import { enabledRoutes, findRoute } from './routes.js';
 import { createScrubber } from './scrub.js';
@@ -52,7 +52,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     return problem;
   }
 
-  async function route(request: Request, aborted: () => boolean): Promise<Answer> {
+  async function route(request: Request, aborted: () => boolean): Promise<ResponseParts> {
     let cors: Record<string, string> = {};
     try {
       const badHost = hostProblem(request);
@@ -85,7 +85,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       const problem = problemOf(error, request, aborted);
       // Absolute, on the app's own origin: never the platform's address.
       const instance = instanceOf(request);
-      return problemAnswer(
+      return problemParts(
         { ...problem.init, ...(instance === undefined ? {} : { instance }), time: new Date().toISOString() },
         { ...problem.headers, ...cors },
       );
@@ -93,11 +93,11 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   }
 
   /** Every answer, whatever its status: no browser reads it as anything but its content type. */
-  async function answer(request: Request, aborted: () => boolean): Promise<Answer> {
+  async function answer(request: Request, aborted: () => boolean): Promise<ResponseParts> {
     const answered = await route(request, aborted);
     answered.headers['x-content-type-options'] = 'nosniff';
     return answered;
   }
 
-  return async (request) => answerResponse(await answer(request, () => request.signal.aborted));
+  return async (request) => toResponse(await answer(request, () => request.signal.aborted));
 }

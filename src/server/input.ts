@@ -1,10 +1,10 @@
 // What the browser may send: oauth-connect's body and the connection ID in the
 // path, each checked and bounded, so nothing a browser sends reaches the
 // platform unchecked or makes the handler fail.
-import { HttpProblem, invalidRequest } from '../http/problem.js';
+import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { isRecord, jsonBeyond } from '../shared/json.js';
 import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
-import { HANDLER_PROBLEM_TYPES } from './problems.js';
+import { HANDLER_PROBLEM_TYPES } from './handler-problems.js';
 
 /** Control characters, which no ID or provider name holds. */
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses

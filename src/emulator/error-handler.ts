@@ -1,9 +1,9 @@
 // The emulator's one error handler: whatever a request's route threw becomes
 // an RFC 9457 problem (JSON), or an HTML error page for a browser on the
 // consent pages. No answer echoes a request whole, nor shows a stack.
-import { clientClosed, HttpProblem, problemResponse, type ProblemInit } from '../http/problem.js';
+import { clientClosed, HttpProblem, problemResponse, type ProblemInit } from '../http/http-problem.js';
 import { isClientGone } from '../http/client-gone.js';
-import { statusTitle } from '../shared/problem.js';
+import { statusTitle } from '../shared/problem-details.js';
 import { boundIssue, cut, LIMITS } from './limits.js';
 import { errorPage } from './pages.js';
 

@@ -1,6 +1,6 @@
 // The handler's own problem types, and the problems that are the server's
 // fault (ServerFault): the browser gets the problem, onError the rest.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import type { ConnectHandlerErrorInfo } from './options.js';
 
 export const HANDLER_PROBLEM_TYPES = {
