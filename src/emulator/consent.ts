@@ -7,7 +7,8 @@ import type { Env } from './context.js';
 import { LIMITS } from './limits.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type CatalogEntry } from './providers.js';
-import { issueTokens, newId, type ConsentSession } from './store.js';
+import { issueTokens, newId } from './ids.js';
+import { type ConsentSession } from './state.js';
 
 export const CONSENT_LIFETIME_MS = 10 * 60 * 1000;
 

@@ -3,7 +3,7 @@
 // returns (OperationContext, OperationResult); the emulator's problem types.
 import type { operations as Spec } from '../shared/schema.js';
 import type { Principal } from './auth.js';
-import type { EmulatorState } from './store.js';
+import type { EmulatorState } from './state.js';
 
 export const PROBLEM_TYPES = {
   conflict: 'urn:connect-provider:problem:conflict',

@@ -18,7 +18,7 @@ import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
 import { errorResponse, problemOf } from './error-handler.js';
 import { findRoute } from './routes.js';
 import { openDurableState } from './durable.js';
-import type { EmulatorState } from './store.js';
+import type { EmulatorState } from './state.js';
 
 export type { EmulatorOptions } from './options.js';
 export { DEFAULT_API_KEY } from './options.js';

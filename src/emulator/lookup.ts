@@ -4,7 +4,7 @@ import type { Project } from '../shared/types.js';
 import { HttpProblem } from '../http/http-problem.js';
 import type { Principal } from './auth.js';
 import { PROBLEM_TYPES } from './context.js';
-import type { EmulatorState, StoredConnection } from './store.js';
+import type { EmulatorState, StoredConnection } from './state.js';
 
 export function notFound(detail: string): HttpProblem {
   return new HttpProblem({ status: 404, detail });

@@ -4,7 +4,8 @@ import type { SearchResultEntry } from '../shared/types.js';
 import { invalidRequest } from '../http/http-problem.js';
 import type { Handler } from './context.js';
 import { byCreateTime, conflict, DELETED, filtered, findProject, notFound } from './lookup.js';
-import { newId, type EmulatorState, type StoredIntegration } from './store.js';
+import { newId } from './ids.js';
+import { type EmulatorState, type StoredIntegration } from './state.js';
 
 function publicIntegration(integration: StoredIntegration) {
   const { fieldMappings, ...rest } = integration;
