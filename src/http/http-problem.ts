@@ -54,6 +54,22 @@ export function clientClosed(detail: string): HttpProblem {
   return new HttpProblem({ status: 499, title: 'Client Closed Request', detail });
 }
 
+/** How a request pipeline reads what it threw: whether the client went away, and the 500 of anything else. */
+export interface ThrownReading {
+  /** Whether the client went away (aborted, or its connection gone): a 499 with `clientGoneDetail`. Asked only of what is no HttpProblem. */
+  clientGone: () => boolean;
+  clientGoneDetail: string;
+  /** The problem of anything else: the pipeline's own failure (a 500), told where the pipeline tells it. */
+  internal: (error: unknown) => HttpProblem;
+}
+
+/** The problem a request is answered with for what its handling threw: an HttpProblem as it is, else as read. */
+export function problemOfThrown(error: unknown, reading: ThrownReading): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  if (reading.clientGone()) return clientClosed(reading.clientGoneDetail);
+  return reading.internal(error);
+}
+
 /** A 400 for input that breaks the rules (the handler's and the emulator's one type), with the issues that say where. */
 export function invalidRequest(detail: string, issues?: Problem['issues']): HttpProblem {
   return new HttpProblem({

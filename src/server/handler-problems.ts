@@ -38,6 +38,16 @@ export function describeThrown(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
 }
 
+/** A failure of the handler's own code: a 500 for the browser, what was thrown for onError. */
+export function internalFault(error: unknown): ServerFault {
+  return new ServerFault(
+    new HttpProblem({ status: 500, detail: 'the connect handler failed' }),
+    'internal',
+    `unexpected ${describeThrown(error)}`,
+    error,
+  );
+}
+
 export function notFound(detail: string): HttpProblem {
   return new HttpProblem({ status: 404, detail });
 }
