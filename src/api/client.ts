@@ -204,7 +204,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   );
 
   /** One attempt: openapi-fetch builds and sends a fresh Request, aborted by the time-out or the caller's signal. */
-  async function attempt<T>(call: (init: AttemptInit) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async function callOnce<T>(call: (init: AttemptInit) => Promise<T>, signal?: AbortSignal): Promise<T> {
     // A plain timer and listener, cleared at the end: AbortSignal.any would hold the caller's signal.
     const controller = new AbortController();
     let timedOut = false;
@@ -212,8 +212,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       timedOut = true;
       controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
     }, timeoutMs);
-    const forward = () => controller.abort(signal!.reason);
-    signal?.addEventListener('abort', forward, { once: true });
+    const forwardAbort = () => controller.abort(signal!.reason);
+    signal?.addEventListener('abort', forwardAbort, { once: true });
     let sent: Request | undefined;
     const fetch = (request: Request) => {
       sent = request;
@@ -236,7 +236,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       throw new PlatformRequestError('network', `${request} failed: ${reason}`, { cause: error });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', forward);
+      signal?.removeEventListener('abort', forwardAbort);
     }
   }
 
@@ -245,7 +245,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
    * retried for every operation, since the server did not act on those; a network error or a time-out only when
    * `idempotent`, since the request may have reached the server.
    */
-  async function send<T>(
+  async function callWithRetries<T>(
     idempotent: boolean,
     options: CallOptions | undefined,
     call: (init: AttemptInit) => Promise<T>,
@@ -254,7 +254,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     for (let attemptNo = 0; ; attemptNo++) {
       if (signal?.aborted) throw signal.reason;
       try {
-        return await attempt(call, signal);
+        return await callOnce(call, signal);
       } catch (error) {
         if (attemptNo >= retry.retries || !worthRetrying(error, idempotent)) throw error;
         const wait = error instanceof ProblemError ? error.retryAfterMs : undefined;
@@ -277,13 +277,13 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   // Every operation as one entry: its idempotence, its openapi-fetch call and how its answer is read.
   return {
     listInvites: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i })),
       ),
     oauthConnect: (body, o) =>
-      send(true, o, (i) => expectUrl(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
+      callWithRetries(true, o, (i) => expectUrl(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
     oauthUpdate: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectUrl(
           api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
@@ -292,9 +292,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           }),
         ),
       ),
-    createProject: (body, o) => send(false, o, (i) => expectJson(api.POST('/projects', { body, ...i }))),
+    createProject: (body, o) => callWithRetries(false, o, (i) => expectJson(api.POST('/projects', { body, ...i }))),
     getConnection: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(
           api.GET('/projects/{projectIdOrName}/connections/{connectionId}', {
             params: {
@@ -306,7 +306,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     listConnections: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(
           api.GET('/projects/{projectIdOrName}/connections', {
             params: {
@@ -318,7 +318,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     deleteConnection: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/connections/{connectionId}', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
@@ -328,7 +328,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     getProject: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(
           api.GET('/projects/{projectIdOrName}', {
             params: { path: project(p), query: { includeEntitlements: p.includeEntitlements } },
@@ -337,23 +337,23 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     getProvider: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(api.GET('/providers/{provider}', { params: { path: { provider: p.provider } }, ...i })),
       ),
     listIntegrations: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(api.GET('/projects/{projectIdOrName}/integrations', { params: { path: project(p) }, ...i })),
       ),
     listProviderApps: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path: project(p) }, ...i })),
       ),
     listDestinations: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(api.GET('/projects/{projectIdOrName}/destinations', { params: { path: project(p) }, ...i })),
       ),
     deleteDestination: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/destinations/{destination}', {
             params: { path: { ...project(p), destination: p.destination } },
@@ -363,7 +363,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     deleteIntegration: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/integrations/{integrationId}', {
             params: { path: { ...project(p), integrationId: p.integrationId } },
@@ -373,7 +373,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     deleteTopic: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/topics/{topicId}', {
             params: { path: { ...project(p), topicId: p.topicId } },
@@ -384,7 +384,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     searchRecords: async (p, o) => {
       if (!searchUrl) throw new TypeError('connect-provider: searchRecords needs the searchUrl option');
-      return send(true, o, (i) =>
+      return callWithRetries(true, o, (i) =>
         expectJson(
           api.POST('/projects/{projectIdOrName}/integrations/{integrationId}', {
             baseUrl: searchUrl,
@@ -396,7 +396,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       );
     },
     listTopicDestinationRoutes: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(
           api.GET('/projects/{projectIdOrName}/topic-destination-routes', {
             params: { path: project(p), query: { topicId: p.topicId, destinationId: p.destinationId } },
@@ -405,7 +405,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     createNotificationEventTopicRoute: (p, o) =>
-      send(false, o, (i) =>
+      callWithRetries(false, o, (i) =>
         expectJson(
           api.POST('/projects/{projectIdOrName}/notification-event-topic-routes', {
             params: { path: project(p) },
@@ -415,7 +415,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     listNotificationEventTopicRoutes: (p, o) =>
-      send(true, o, (i) =>
+      callWithRetries(true, o, (i) =>
         expectJson(
           api.GET('/projects/{projectIdOrName}/notification-event-topic-routes', {
             params: { path: project(p), query: { topicId: p.topicId, eventType: p.eventType } },

@@ -70,7 +70,7 @@ export function describeCors(policy: CorsPolicy): string {
   return [...policy.origins].join(', ');
 }
 
-function allows(policy: CorsPolicy, origin: string | null): boolean {
+function isAllowedOrigin(policy: CorsPolicy, origin: string | null): boolean {
   if (policy.origins === '*') return true;
   if (origin === null) return false;
   return policy.origins === 'loopback' ? isLoopbackOrigin(origin) : policy.origins.has(origin);
@@ -82,7 +82,7 @@ function allowOrigin(policy: CorsPolicy, origin: string | null, headers: Headers
     return;
   }
   headers.append('vary', 'Origin');
-  if (allows(policy, origin)) headers.set('access-control-allow-origin', origin!);
+  if (isAllowedOrigin(policy, origin)) headers.set('access-control-allow-origin', origin!);
 }
 
 /** The answer to a CORS preflight, or undefined when the request is not one. */
@@ -90,15 +90,15 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
   const origin = request.headers.get('origin');
   const method = request.headers.get('access-control-request-method');
   if (request.method !== 'OPTIONS' || origin === null || method === null) return undefined;
-  if (!allows(policy, origin))
+  if (!isAllowedOrigin(policy, origin))
     throw new HttpProblem({ status: 403, detail: `the origin ${origin} may not call this emulator` });
   if (!TOKEN.test(method))
     throw new HttpProblem({ status: 400, detail: 'Access-Control-Request-Method is not a method name' });
-  const asked = (request.headers.get('access-control-request-headers') ?? '')
+  const requestedHeaders = (request.headers.get('access-control-request-headers') ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
-  if (asked.some((h) => !TOKEN.test(h)))
+  if (requestedHeaders.some((h) => !TOKEN.test(h)))
     throw new HttpProblem({
       status: 400,
       detail: 'Access-Control-Request-Headers lists a name that is not a header name',
@@ -109,7 +109,7 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
     'cache-control': 'no-store',
     vary: 'Access-Control-Request-Method, Access-Control-Request-Headers',
   });
-  if (asked.length > 0) headers.set('access-control-allow-headers', asked.join(', '));
+  if (requestedHeaders.length > 0) headers.set('access-control-allow-headers', requestedHeaders.join(', '));
   // Chromium's Private Network Access asks this of loopback servers, for a page outside the private network:
   // granted only where the emulator was opened on purpose (never with the default key's loopback policy).
   if (policy.privateNetwork && request.headers.get('access-control-request-private-network') === 'true')

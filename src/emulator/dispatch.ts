@@ -68,7 +68,7 @@ function findOperation(
 }
 
 /** The 400 for a request's issues: at most LIMITS.problemIssues, each bounded (no answer much larger than its request). */
-function invalid(issues: ReturnType<OperationInfo['validateBody']>['issues'], total: number, complete: boolean) {
+function invalidInput(issues: ReturnType<OperationInfo['validateBody']>['issues'], total: number, complete: boolean) {
   const shown = issues.slice(0, LIMITS.problemIssues).map(boundIssue);
   const details = shown.map((i) => i.detail).join('; ');
   let detail: string;
@@ -103,7 +103,7 @@ export function createDispatch({ contract, auth, bodyLimit, urlFormat }: Dispatc
       issues.push(...limitIssues(op.operationId, body));
       total = issues.length;
     }
-    if (issues.length > 0) throw invalid(issues, total, checked.complete);
+    if (issues.length > 0) throw invalidInput(issues, total, checked.complete);
     // The one place an operationId from the document meets its typed handler; openapi.test.ts
     // checks that schema.ts (whose keys type `handlers`) is generated from that same document.
     // `handlers` has a key for every operationId of schema.ts, so an operation of the document always has one.

@@ -158,7 +158,7 @@ function drained(res: ServerResponse): Promise<void> {
 }
 
 /** Writes the listener's own answers (400, 500) to Node's ServerResponse in one write. */
-function writeAnswer(answer: ResponseParts, res: ServerResponse, req: IncomingMessage): void {
+function writeResponseParts(answer: ResponseParts, res: ServerResponse, req: IncomingMessage): void {
   const { headers } = answer;
   // As in writeResponse: an answer sent before the request body was read must close the connection.
   if (!req.complete) headers.connection = 'close';
@@ -196,7 +196,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       request = toRequest(req, clientGoneSignal(res));
     } catch (error) {
       const detail = error instanceof RequestTargetError ? error.message : 'the request could not be read';
-      writeAnswer(problemParts({ status: 400, detail }, NOSNIFF), res, req);
+      writeResponseParts(problemParts({ status: 400, detail }, NOSNIFF), res, req);
       return;
     }
     handler(request, req)
@@ -205,7 +205,8 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         // A failure after the head went out cuts the connection, so the client never takes the answer as complete.
         if (res.headersSent) res.destroy(error instanceof Error ? error : undefined);
         // The handler itself should never throw: a bare 500 without the error's text.
-        else writeAnswer(problemParts({ status: 500, detail: 'the server failed to answer' }, NOSNIFF), res, req);
+        else
+          writeResponseParts(problemParts({ status: 500, detail: 'the server failed to answer' }, NOSNIFF), res, req);
       });
   };
 }
