@@ -4,7 +4,7 @@
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { isRecord, jsonBeyond } from '../shared/json.js';
 import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
-import { HANDLER_PROBLEM_TYPES } from './handler-problems.js';
+import { HANDLER_PROBLEM_TYPES, notFound } from './handler-problems.js';
 
 /** Control characters, which no ID or provider name holds. */
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
@@ -101,18 +101,22 @@ export function parseConnectBody(body: unknown, providers: ReadonlySet<string> |
   return fields;
 }
 
+/** A path segment, percent-decoded; undefined when it does not decode. */
+function decodeSegment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The connection ID of a route, decoded; anything unusable is answered like a missing connection. */
 export function decodeConnectionId(raw: string): string {
-  let id: string;
-  try {
-    id = decodeURIComponent(raw);
-  } catch {
-    throw new HttpProblem({ status: 404, detail: 'no such connection' });
-  }
+  const id = decodeSegment(raw);
   // `.` and `..` name no connection: in the platform's URL they would resolve to another operation. (They arrive
   // through the update route, `/connections/..:oauth-update`; a decoded ID is never empty.)
-  if (id === '.' || id === '..' || id.length > MAX_FIELD_LENGTH || CONTROL.test(id)) {
-    throw new HttpProblem({ status: 404, detail: 'no such connection' });
+  if (id === undefined || id === '.' || id === '..' || id.length > MAX_FIELD_LENGTH || CONTROL.test(id)) {
+    throw notFound('no such connection');
   }
   return id;
 }
@@ -149,13 +153,9 @@ export function parseOwnQuery(values: readonly string[]): boolean {
  * too long, control characters, `.` or `..`, a slash) is answered like an unknown provider, with no platform call.
  */
 export function decodeProviderName(raw: string): string {
-  let name: string;
-  try {
-    name = decodeURIComponent(raw);
-  } catch {
-    throw new HttpProblem({ status: 404, detail: 'no such provider' });
-  }
+  const name = decodeSegment(raw);
   if (
+    name === undefined ||
     name.trim() === '' ||
     name.length > MAX_FIELD_LENGTH ||
     CONTROL.test(name) ||
@@ -163,7 +163,7 @@ export function decodeProviderName(raw: string): string {
     name === '..' ||
     /[/\\]/.test(name)
   ) {
-    throw new HttpProblem({ status: 404, detail: 'no such provider' });
+    throw notFound('no such provider');
   }
   return name;
 }
