@@ -6,6 +6,7 @@
 // openapi-fetch middleware; time-outs and retries wrap each call.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../shared/schema.js';
+import { parseUrl } from '../shared/url.js';
 import type {
   Connection,
   CreateNotificationEventTopicRouteRequest,
@@ -166,12 +167,8 @@ function credential(name: string, value: string): Middleware {
 }
 
 function trimBase(url: string, name: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new TypeError(`connect-provider: ${name} must be an absolute URL, got ${JSON.stringify(url)}`);
-  }
+  const parsed = parseUrl(url);
+  if (!parsed) throw new TypeError(`connect-provider: ${name} must be an absolute URL, got ${JSON.stringify(url)}`);
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new TypeError(`connect-provider: ${name} must be an http(s) URL`);
   }
@@ -207,7 +204,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   );
 
   /** One attempt: openapi-fetch builds and sends a fresh Request, aborted by the time-out or the caller's signal. */
-  async function attempt<T>(call: (init: AttemptInit) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async function callOnce<T>(call: (init: AttemptInit) => Promise<T>, signal?: AbortSignal): Promise<T> {
     // A plain timer and listener, cleared at the end: AbortSignal.any would hold the caller's signal.
     const controller = new AbortController();
     let timedOut = false;
@@ -215,8 +212,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       timedOut = true;
       controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
     }, timeoutMs);
-    const forward = () => controller.abort(signal!.reason);
-    signal?.addEventListener('abort', forward, { once: true });
+    const forwardAbort = () => controller.abort(signal!.reason);
+    signal?.addEventListener('abort', forwardAbort, { once: true });
     let sent: Request | undefined;
     const fetch = (request: Request) => {
       sent = request;
@@ -239,7 +236,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       throw new PlatformRequestError('network', `${request} failed: ${reason}`, { cause: error });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', forward);
+      signal?.removeEventListener('abort', forwardAbort);
     }
   }
 
@@ -248,7 +245,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
    * retried for every operation, since the server did not act on those; a network error or a time-out only when
    * `idempotent`, since the request may have reached the server.
    */
-  async function send<T>(
+  async function callWithRetries<T>(
     idempotent: boolean,
     options: CallOptions | undefined,
     call: (init: AttemptInit) => Promise<T>,
@@ -257,7 +254,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     for (let attemptNo = 0; ; attemptNo++) {
       if (signal?.aborted) throw signal.reason;
       try {
-        return await attempt(call, signal);
+        return await callOnce(call, signal);
       } catch (error) {
         if (attemptNo >= retry.retries || !worthRetrying(error, idempotent)) throw error;
         const wait = error instanceof ProblemError ? error.retryAfterMs : undefined;
@@ -280,11 +277,14 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   // Every operation as one entry: its idempotence, its openapi-fetch call and how its answer is read.
   return {
     listInvites: (p, o) =>
-      send(true, o, (i) => json(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i }))),
-    oauthConnect: (body, o) => send(true, o, (i) => url(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
+      callWithRetries(true, o, (i) =>
+        expectJson(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i })),
+      ),
+    oauthConnect: (body, o) =>
+      callWithRetries(true, o, (i) => expectUrl(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
     oauthUpdate: (p, o) =>
-      send(true, o, (i) =>
-        url(
+      callWithRetries(true, o, (i) =>
+        expectUrl(
           api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
             parseAs: 'text',
@@ -292,10 +292,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           }),
         ),
       ),
-    createProject: (body, o) => send(false, o, (i) => json(api.POST('/projects', { body, ...i }))),
+    createProject: (body, o) => callWithRetries(false, o, (i) => expectJson(api.POST('/projects', { body, ...i }))),
     getConnection: (p, o) =>
-      send(true, o, (i) =>
-        json(
+      callWithRetries(true, o, (i) =>
+        expectJson(
           api.GET('/projects/{projectIdOrName}/connections/{connectionId}', {
             params: {
               path: { ...project(p), connectionId: p.connectionId },
@@ -306,8 +306,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     listConnections: (p, o) =>
-      send(true, o, (i) =>
-        json(
+      callWithRetries(true, o, (i) =>
+        expectJson(
           api.GET('/projects/{projectIdOrName}/connections', {
             params: {
               path: project(p),
@@ -318,8 +318,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     deleteConnection: (p, o) =>
-      send(true, o, (i) =>
-        none(
+      callWithRetries(true, o, (i) =>
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/connections/{connectionId}', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
             parseAs: 'stream',
@@ -328,8 +328,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     getProject: (p, o) =>
-      send(true, o, (i) =>
-        json(
+      callWithRetries(true, o, (i) =>
+        expectJson(
           api.GET('/projects/{projectIdOrName}', {
             params: { path: project(p), query: { includeEntitlements: p.includeEntitlements } },
             ...i,
@@ -337,24 +337,24 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     getProvider: (p, o) =>
-      send(true, o, (i) =>
-        json(api.GET('/providers/{provider}', { params: { path: { provider: p.provider } }, ...i })),
+      callWithRetries(true, o, (i) =>
+        expectJson(api.GET('/providers/{provider}', { params: { path: { provider: p.provider } }, ...i })),
       ),
     listIntegrations: (p, o) =>
-      send(true, o, (i) =>
-        json(api.GET('/projects/{projectIdOrName}/integrations', { params: { path: project(p) }, ...i })),
+      callWithRetries(true, o, (i) =>
+        expectJson(api.GET('/projects/{projectIdOrName}/integrations', { params: { path: project(p) }, ...i })),
       ),
     listProviderApps: (p, o) =>
-      send(true, o, (i) =>
-        json(api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path: project(p) }, ...i })),
+      callWithRetries(true, o, (i) =>
+        expectJson(api.GET('/projects/{projectIdOrName}/provider-apps', { params: { path: project(p) }, ...i })),
       ),
     listDestinations: (p, o) =>
-      send(true, o, (i) =>
-        json(api.GET('/projects/{projectIdOrName}/destinations', { params: { path: project(p) }, ...i })),
+      callWithRetries(true, o, (i) =>
+        expectJson(api.GET('/projects/{projectIdOrName}/destinations', { params: { path: project(p) }, ...i })),
       ),
     deleteDestination: (p, o) =>
-      send(true, o, (i) =>
-        none(
+      callWithRetries(true, o, (i) =>
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/destinations/{destination}', {
             params: { path: { ...project(p), destination: p.destination } },
             parseAs: 'stream',
@@ -363,8 +363,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     deleteIntegration: (p, o) =>
-      send(true, o, (i) =>
-        none(
+      callWithRetries(true, o, (i) =>
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/integrations/{integrationId}', {
             params: { path: { ...project(p), integrationId: p.integrationId } },
             parseAs: 'stream',
@@ -373,8 +373,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     deleteTopic: (p, o) =>
-      send(true, o, (i) =>
-        none(
+      callWithRetries(true, o, (i) =>
+        expectNoContent(
           api.DELETE('/projects/{projectIdOrName}/topics/{topicId}', {
             params: { path: { ...project(p), topicId: p.topicId } },
             parseAs: 'stream',
@@ -384,8 +384,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       ),
     searchRecords: async (p, o) => {
       if (!searchUrl) throw new TypeError('connect-provider: searchRecords needs the searchUrl option');
-      return send(true, o, (i) =>
-        json(
+      return callWithRetries(true, o, (i) =>
+        expectJson(
           api.POST('/projects/{projectIdOrName}/integrations/{integrationId}', {
             baseUrl: searchUrl,
             params: { path: { ...project(p), integrationId: p.integrationId }, query: { groupRef: p.groupRef } },
@@ -396,8 +396,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       );
     },
     listTopicDestinationRoutes: (p, o) =>
-      send(true, o, (i) =>
-        json(
+      callWithRetries(true, o, (i) =>
+        expectJson(
           api.GET('/projects/{projectIdOrName}/topic-destination-routes', {
             params: { path: project(p), query: { topicId: p.topicId, destinationId: p.destinationId } },
             ...i,
@@ -405,8 +405,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     createNotificationEventTopicRoute: (p, o) =>
-      send(false, o, (i) =>
-        json(
+      callWithRetries(false, o, (i) =>
+        expectJson(
           api.POST('/projects/{projectIdOrName}/notification-event-topic-routes', {
             params: { path: project(p) },
             body: p.body,
@@ -415,8 +415,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ),
       ),
     listNotificationEventTopicRoutes: (p, o) =>
-      send(true, o, (i) =>
-        json(
+      callWithRetries(true, o, (i) =>
+        expectJson(
           api.GET('/projects/{projectIdOrName}/notification-event-topic-routes', {
             params: { path: project(p), query: { topicId: p.topicId, eventType: p.eventType } },
             ...i,
@@ -427,13 +427,13 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 }
 
 /** A 2xx answer as openapi-fetch returns it (error statuses never get here: the problems middleware throws them). */
-interface Answer<T> {
+interface FetchSuccess<T> {
   data?: T;
   response: Response;
 }
 
 /** A JSON answer: an empty body is no answer. */
-async function json<T>(call: Promise<Answer<T>>): Promise<T> {
+async function expectJson<T>(call: Promise<FetchSuccess<T>>): Promise<T> {
   const { data, response } = await call;
   if (data === undefined) {
     throw new PlatformRequestError('invalid_response', `the answer of ${response.url || 'the platform'} is empty`);
@@ -442,7 +442,7 @@ async function json<T>(call: Promise<Answer<T>>): Promise<T> {
 }
 
 /** A URL answer: a JSON string (the spec) or text/plain (the real service); both are accepted. */
-async function url(call: Promise<Answer<string>>): Promise<string> {
+async function expectUrl(call: Promise<FetchSuccess<string>>): Promise<string> {
   const { data, response } = await call;
   const text = data ?? '';
   let value: unknown = text.trim();
@@ -467,6 +467,6 @@ async function url(call: Promise<Answer<string>>): Promise<string> {
 }
 
 /** An answer without content: its body, if any, is discarded. */
-async function none(call: Promise<Answer<ReadableStream | null>>): Promise<void> {
+async function expectNoContent(call: Promise<FetchSuccess<ReadableStream | null>>): Promise<void> {
   await (await call).data?.cancel();
 }

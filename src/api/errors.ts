@@ -2,7 +2,7 @@
 import type { Problem, ProblemIssue } from '../shared/types.js';
 import { isRecord } from '../shared/json.js';
 import { parseRetryAfter } from '../shared/retry.js';
-import { statusTitle } from '../shared/problem.js';
+import { statusTitle } from '../shared/problem-details.js';
 
 /** Base class of every error the platform client throws. */
 export class PlatformError extends Error {

@@ -5,6 +5,7 @@
 // disconnect is told to the endpoint's other elements without a request.
 import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
+import { parseUrl } from '../shared/url.js';
 import { BackendError, baseOf, callBackend, toConnections } from './backend.js';
 
 /** The caller's connections, or null when the backend could not tell (no list route, an error). */
@@ -24,11 +25,8 @@ const READ_TIMEOUT = 15000;
 
 /** The key of an endpoint: its absolute URL, so `/api/connect` and `/api/connect/` are one. */
 export function endpointKey(endpoint: string): string {
-  try {
-    return baseOf(new URL(endpoint, document.baseURI).href);
-  } catch {
-    return endpoint;
-  }
+  const url = parseUrl(endpoint, document.baseURI);
+  return url ? baseOf(url.href) : endpoint;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Authentication as openapi.yaml's security says: X-Api-Key, Bearer JWTs
 // signed with the emulator's own secret, or nothing (public operations).
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { signJwt, verifyJwt, type TokenClaims } from './jwt.js';
 import type { OperationInfo } from './openapi.js';
 

@@ -2,7 +2,7 @@
 // connect-provider-emulator: runs the platform emulator.
 import { parseArgs } from 'node:util';
 import { createEmulator } from './emulator.js';
-import { EmulatorDataError } from './store.js';
+import { EmulatorDataError } from './state-file.js';
 
 const USAGE = `usage: connect-provider-emulator [options]
   --port N            port to listen on (default 4010; 0 picks a free one)

@@ -1,7 +1,7 @@
 // Starting an authorization: oauth-connect for a new connection, oauth-update
 // for an existing one. Both answer the consent link (consent.ts).
 import type { ProblemIssue } from '../shared/types.js';
-import { HttpProblem, invalidRequest } from '../http/problem.js';
+import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { startConsent } from './consent.js';
 import { PROBLEM_TYPES, type Handler } from './context.js';
 import { findConnection, findProject } from './lookup.js';

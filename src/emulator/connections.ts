@@ -3,7 +3,8 @@
 import type { Connection } from '../shared/types.js';
 import type { Env, Handler } from './context.js';
 import { byCreateTime, DELETED, findConnection, findProject } from './lookup.js';
-import { issueTokens, type StoredConnection } from './store.js';
+import { issueTokens } from './ids.js';
+import { type StoredConnection } from './state.js';
 
 /** Applies a verification whose time has come (lazily: no timers to outlive the emulator). */
 export function settleConnection(ctx: Pick<Env, 'now' | 'changed'>, connection: StoredConnection): void {

@@ -1,12 +1,14 @@
 // Consent sessions and pages: the links oauth-connect and oauth-update hand
 // out, the consent page standing in for the provider's, and the callback page
 // that posts the completion message to window.opener.
-import { HttpProblem, invalidRequest, methodNotAllowed, readTextBody } from '../http/problem.js';
+import { readTextBody } from '../http/body-reader.js';
+import { HttpProblem, invalidRequest, methodNotAllowed } from '../http/http-problem.js';
 import type { Env } from './context.js';
 import { LIMITS } from './limits.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type CatalogEntry } from './providers.js';
-import { issueTokens, newId, type ConsentSession } from './store.js';
+import { issueTokens, newId } from './ids.js';
+import { type ConsentSession } from './state.js';
 
 export const CONSENT_LIFETIME_MS = 10 * 60 * 1000;
 

@@ -1,9 +1,9 @@
 // What the emulator's operations and consent pages share: the state, the
 // clock and where the emulator is reached (Env); what an operation gets and
-// answers (OperationContext, Answer); the emulator's problem types.
+// returns (OperationContext, OperationResult); the emulator's problem types.
 import type { operations as Spec } from '../shared/schema.js';
 import type { Principal } from './auth.js';
-import type { EmulatorState } from './store.js';
+import type { EmulatorState } from './state.js';
 
 export const PROBLEM_TYPES = {
   conflict: 'urn:connect-provider:problem:conflict',
@@ -31,7 +31,7 @@ type Content<R> = R extends { content: infer C } ? C[keyof C] : never;
 type SuccessStatus<K extends OperationId> = Extract<keyof Spec[K]['responses'], 200 | 201 | 204>;
 
 /** What a handler of operation K answers: one of its documented success statuses, with that status's body. */
-export type Answer<K extends OperationId> = {
+export type OperationResult<K extends OperationId> = {
   [S in SuccessStatus<K>]: Spec[K]['responses'][S] extends { content: object }
     ? { status: S; body: Content<Spec[K]['responses'][S]>; headers?: Record<string, string> }
     : { status: S; body?: undefined; headers?: Record<string, string> };
@@ -49,4 +49,4 @@ export interface OperationContext<K extends OperationId> extends Env {
  * Carries out operation K. Typed from the generated `operations`: a parameter read under a wrong name or an answer
  * of an undocumented status is a compile error.
  */
-export type Handler<K extends OperationId> = (ctx: OperationContext<K>) => Answer<K>;
+export type Handler<K extends OperationId> = (ctx: OperationContext<K>) => OperationResult<K>;

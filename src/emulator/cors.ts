@@ -4,8 +4,8 @@
 // answers only loopback origins (a page on the internet must not drive the
 // emulator on a developer's machine) and never grants Chromium's private-network
 // access. `corsOrigins` (--cors-origin; '*' for any) or a key of one's own opens more.
-import { HttpProblem } from '../http/problem.js';
-import { isLoopbackHost } from '../shared/url.js';
+import { HttpProblem } from '../http/http-problem.js';
+import { isLoopbackHost, parseUrl } from '../shared/url.js';
 
 /** The origins CORS answers, and whether a page outside the private network may reach the emulator. */
 export interface CorsPolicy {
@@ -21,12 +21,8 @@ export const LOOPBACK_DESCRIPTION =
 
 /** Whether an Origin header names an http(s) origin on a loopback host. */
 export function isLoopbackOrigin(origin: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(origin);
-  } catch {
-    return false;
-  }
+  const parsed = parseUrl(origin);
+  if (!parsed) return false;
   return (
     (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
     parsed.origin === origin.toLowerCase().replace(/\/$/, '') &&
@@ -48,10 +44,8 @@ export function corsPolicy(origins: readonly string[] | '*' | undefined, default
   const out = new Set<string>();
   for (const origin of origins) {
     if (origin === '*') return ANY;
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
+    const parsed = parseUrl(origin);
+    if (!parsed) {
       throw new TypeError(
         `connect-provider emulator: CORS origin ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`,
       );
@@ -76,7 +70,7 @@ export function describeCors(policy: CorsPolicy): string {
   return [...policy.origins].join(', ');
 }
 
-function allows(policy: CorsPolicy, origin: string | null): boolean {
+function isAllowedOrigin(policy: CorsPolicy, origin: string | null): boolean {
   if (policy.origins === '*') return true;
   if (origin === null) return false;
   return policy.origins === 'loopback' ? isLoopbackOrigin(origin) : policy.origins.has(origin);
@@ -88,7 +82,7 @@ function allowOrigin(policy: CorsPolicy, origin: string | null, headers: Headers
     return;
   }
   headers.append('vary', 'Origin');
-  if (allows(policy, origin)) headers.set('access-control-allow-origin', origin!);
+  if (isAllowedOrigin(policy, origin)) headers.set('access-control-allow-origin', origin!);
 }
 
 /** The answer to a CORS preflight, or undefined when the request is not one. */
@@ -96,15 +90,15 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
   const origin = request.headers.get('origin');
   const method = request.headers.get('access-control-request-method');
   if (request.method !== 'OPTIONS' || origin === null || method === null) return undefined;
-  if (!allows(policy, origin))
+  if (!isAllowedOrigin(policy, origin))
     throw new HttpProblem({ status: 403, detail: `the origin ${origin} may not call this emulator` });
   if (!TOKEN.test(method))
     throw new HttpProblem({ status: 400, detail: 'Access-Control-Request-Method is not a method name' });
-  const asked = (request.headers.get('access-control-request-headers') ?? '')
+  const requestedHeaders = (request.headers.get('access-control-request-headers') ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
-  if (asked.some((h) => !TOKEN.test(h)))
+  if (requestedHeaders.some((h) => !TOKEN.test(h)))
     throw new HttpProblem({
       status: 400,
       detail: 'Access-Control-Request-Headers lists a name that is not a header name',
@@ -115,7 +109,7 @@ export function preflight(request: Request, policy: CorsPolicy): Response | unde
     'cache-control': 'no-store',
     vary: 'Access-Control-Request-Method, Access-Control-Request-Headers',
   });
-  if (asked.length > 0) headers.set('access-control-allow-headers', asked.join(', '));
+  if (requestedHeaders.length > 0) headers.set('access-control-allow-headers', requestedHeaders.join(', '));
   // Chromium's Private Network Access asks this of loopback servers, for a page outside the private network:
   // granted only where the emulator was opened on purpose (never with the default key's loopback policy).
   if (policy.privateNetwork && request.headers.get('access-control-request-private-network') === 'true')

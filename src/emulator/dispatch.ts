@@ -1,7 +1,9 @@
 // The API's dispatcher: finds a request's operation in openapi.yaml (404, 405
 // when none), checks its credentials, reads and validates its parameters and
 // body (400 with the issues), and calls the operation's handler (operations.ts).
-import { HttpProblem, invalidRequest, jsonResponse, methodNotAllowed, readJsonBody } from '../http/problem.js';
+import { readJsonBody } from '../http/body-reader.js';
+import { HttpProblem, invalidRequest, methodNotAllowed } from '../http/http-problem.js';
+import { jsonResponse } from '../http/json-response.js';
 import type { Auth } from './auth.js';
 import type { Env, OperationContext, OperationId } from './context.js';
 import { jsonBeyond } from '../shared/json.js';
@@ -18,7 +20,7 @@ export interface DispatchOptions {
 }
 
 /** Any operation's answer, as the dispatcher sees it. */
-type AnyAnswer = { status: number; body?: unknown; headers?: Record<string, string> };
+type AnyOperationResult = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /**
  * Answers a request under /v1 ('base') or /search/v1 ('search'); `subPath` is the path after that prefix. `env` is
@@ -31,15 +33,15 @@ export type Dispatch = (
   env: () => Env,
 ) => Promise<Response>;
 
-function toResponse(answer: AnyAnswer, urlFormat: 'json' | 'text'): Response {
-  if (answer.status === 204) return new Response(null, { status: 204, headers: answer.headers });
-  if (typeof answer.body === 'string' && urlFormat === 'text') {
-    return new Response(answer.body, {
-      status: answer.status,
+function operationResponse(result: AnyOperationResult, urlFormat: 'json' | 'text'): Response {
+  if (result.status === 204) return new Response(null, { status: 204, headers: result.headers });
+  if (typeof result.body === 'string' && urlFormat === 'text') {
+    return new Response(result.body, {
+      status: result.status,
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     });
   }
-  return jsonResponse(answer.body, answer.status, answer.headers);
+  return jsonResponse(result.body, result.status, result.headers);
 }
 
 /** The operation of the request's method and path, with the path's parameters. */
@@ -66,7 +68,7 @@ function findOperation(
 }
 
 /** The 400 for a request's issues: at most LIMITS.problemIssues, each bounded (no answer much larger than its request). */
-function invalid(issues: ReturnType<OperationInfo['validateBody']>['issues'], total: number, complete: boolean) {
+function invalidInput(issues: ReturnType<OperationInfo['validateBody']>['issues'], total: number, complete: boolean) {
   const shown = issues.slice(0, LIMITS.problemIssues).map(boundIssue);
   const details = shown.map((i) => i.detail).join('; ');
   let detail: string;
@@ -101,11 +103,11 @@ export function createDispatch({ contract, auth, bodyLimit, urlFormat }: Dispatc
       issues.push(...limitIssues(op.operationId, body));
       total = issues.length;
     }
-    if (issues.length > 0) throw invalid(issues, total, checked.complete);
+    if (issues.length > 0) throw invalidInput(issues, total, checked.complete);
     // The one place an operationId from the document meets its typed handler; openapi.test.ts
     // checks that schema.ts (whose keys type `handlers`) is generated from that same document.
     // `handlers` has a key for every operationId of schema.ts, so an operation of the document always has one.
-    const handler = handlers[operationId] as (ctx: OperationContext<OperationId>) => AnyAnswer;
+    const handler = handlers[operationId] as (ctx: OperationContext<OperationId>) => AnyOperationResult;
     const context = {
       ...env(),
       principal,
@@ -113,6 +115,6 @@ export function createDispatch({ contract, auth, bodyLimit, urlFormat }: Dispatc
       query: params.query,
       body,
     } as OperationContext<OperationId>;
-    return toResponse(handler(context), urlFormat);
+    return operationResponse(handler(context), urlFormat);
   };
 }

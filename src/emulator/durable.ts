@@ -1,16 +1,12 @@
 // The emulator's state and its data file: read (or seeded) at the start, and
 // each request's change on disk before its answer (a 503 when it could not be
 // written). Without a data file the state lives in memory only.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { seedState } from './seed.js';
-import {
-  lockDataFile,
-  readStateFile,
-  removeStrayTemps,
-  stateWriter,
-  writeStateFile,
-  type EmulatorState,
-} from './store.js';
+import { lockDataFile } from './data-file-lock.js';
+import { type EmulatorState } from './state.js';
+import { readStateFile, removeStrayTemps, writeStateFile } from './state-file.js';
+import { createStateWriter } from './state-writer.js';
 
 export interface DurableState {
   readonly state: EmulatorState;
@@ -41,7 +37,7 @@ function openState(dataFile: string | undefined): { state: EmulatorState; unlock
 export function openDurableState(dataFile: string | undefined): DurableState {
   const { state, unlock } = openState(dataFile);
   const writer = dataFile
-    ? stateWriter(dataFile, (error) =>
+    ? createStateWriter(dataFile, (error) =>
         console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error),
       )
     : undefined;

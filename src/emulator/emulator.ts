@@ -2,11 +2,11 @@
 // handler, a Node listener (node:http, Connect, Vite) and a server it can
 // start itself. This module wires the pieces: the state and its file, the
 // request pipeline (CORS, the route table of routes.ts, the one error handler
-// of problems.ts) and the server; each concern lives in its own module.
+// of error-handler.ts) and the server; each concern lives in its own module.
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HttpProblem, pathnameOf } from '../http/problem.js';
+import { HttpProblem, pathnameOf } from '../http/http-problem.js';
 import { toNodeListener, type NodeListener } from '../http/node.js';
 import { createAuth, type TokenRequest } from './auth.js';
 import type { Env } from './context.js';
@@ -15,10 +15,10 @@ import { createDispatch } from './dispatch.js';
 import { loadContract } from './openapi.js';
 import { isMediaPath } from './media.js';
 import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
-import { errorResponse, problemOf } from './problems.js';
+import { errorResponse, problemOf } from './error-handler.js';
 import { findRoute } from './routes.js';
 import { openDurableState } from './durable.js';
-import type { EmulatorState } from './store.js';
+import type { EmulatorState } from './state.js';
 
 export type { EmulatorOptions } from './options.js';
 export { DEFAULT_API_KEY } from './options.js';
@@ -97,9 +97,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     return publicUrl ?? listening ?? arrived ?? new URL(request.url).origin;
   }
 
-  async function route(request: Request, env: () => Env): Promise<Response> {
-    const early = preflight(request, cors);
-    if (early) return early;
+  async function routeRequest(request: Request, env: () => Env): Promise<Response> {
+    const preflightAnswer = preflight(request, cors);
+    if (preflightAnswer) return preflightAnswer;
     const path = pathnameOf(request);
     // Only a Request-like object that is no Request has a URL that does not parse.
     if (path === undefined) throw new HttpProblem({ status: 400, detail: 'the request URL is not an absolute URL' });
@@ -108,7 +108,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   }
 
   /** Answers one request; `arrived` as for publicOrigin. */
-  async function answer(request: Request, arrived?: string): Promise<Response> {
+  async function serveRequest(request: Request, arrived?: string): Promise<Response> {
     const requestId = randomUUID();
     const origin = () => publicOrigin(request, arrived);
     // A change this request made is saved before it is answered.
@@ -128,7 +128,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     });
     let response: Response;
     try {
-      response = await route(request, env);
+      response = await routeRequest(request, env);
       await saveChange();
     } catch (error) {
       // A change made before a refusal is saved too, though its answer claims none.
@@ -150,13 +150,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     (request, incoming) => {
       const { localAddress, localPort } = incoming?.socket ?? {};
       const arrived = localAddress && localPort ? originOf(localAddress.replace(/^::ffff:/, ''), localPort) : undefined;
-      return answer(request, arrived);
+      return serveRequest(request, arrived);
     },
     { serves: ownsPath },
   );
 
   return {
-    handle: (request) => answer(request),
+    handle: (request) => serveRequest(request),
     listener,
     get state() {
       return state;

@@ -1,5 +1,5 @@
 // connect-provider/emulator: a local implementation of the platform.
 export { createEmulator } from './emulator.js';
 export type { Emulator, EmulatorOptions, ListenInfo } from './emulator.js';
-export { EmulatorDataError } from './store.js';
-export type { EmulatorState } from './store.js';
+export { EmulatorDataError } from './state-file.js';
+export type { EmulatorState } from './state.js';

@@ -1,10 +1,10 @@
 // What the operations look up in the state, and the problems they answer
 // when it is not there (404), not theirs (403) or in the way (409).
 import type { Project } from '../shared/types.js';
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import type { Principal } from './auth.js';
 import { PROBLEM_TYPES } from './context.js';
-import type { EmulatorState, StoredConnection } from './store.js';
+import type { EmulatorState, StoredConnection } from './state.js';
 
 export function notFound(detail: string): HttpProblem {
   return new HttpProblem({ status: 404, detail });

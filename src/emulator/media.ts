@@ -2,7 +2,7 @@
 // tests stay offline: a rounded square in the provider's colour with its
 // initial, one for a light UI and one for a dark UI. Plain SVG with no script,
 // style or reference, served with a CSP that would block one anyway.
-import { HttpProblem, methodNotAllowed } from '../http/problem.js';
+import { HttpProblem, methodNotAllowed } from '../http/http-problem.js';
 import { escapeHtml } from './pages.js';
 import { findProvider, type CatalogEntry } from './providers.js';
 

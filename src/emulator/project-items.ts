@@ -1,10 +1,11 @@
 // A project's other resources: destinations, integrations and their records,
 // provider apps, topics and the routes between them.
 import type { SearchResultEntry } from '../shared/types.js';
-import { invalidRequest } from '../http/problem.js';
+import { invalidRequest } from '../http/http-problem.js';
 import type { Handler } from './context.js';
 import { byCreateTime, conflict, DELETED, filtered, findProject, notFound } from './lookup.js';
-import { newId, type EmulatorState, type StoredIntegration } from './store.js';
+import { newId } from './ids.js';
+import { type EmulatorState, type StoredIntegration } from './state.js';
 
 function publicIntegration(integration: StoredIntegration) {
   const { fieldMappings, ...rest } = integration;

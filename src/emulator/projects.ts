@@ -3,7 +3,7 @@ import type { Project } from '../shared/types.js';
 import type { Handler } from './context.js';
 import { conflict, byCreateTime, findProject, forbidIfOtherOrg, notFound } from './lookup.js';
 import { catalogInfo, findProvider } from './providers.js';
-import { newId } from './store.js';
+import { newId } from './ids.js';
 
 export const listInvites: Handler<'listInvites'> = (ctx) => {
   const { orgId } = ctx.path;

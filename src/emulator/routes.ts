@@ -2,7 +2,7 @@
 // /search/v1 (each operation of openapi.yaml, see operations.ts), the consent
 // pages and the providers' icons. The first route whose pattern matches the
 // path answers it; a route answers 405 itself for a method it does not serve.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { handleCallback, handleConsent } from './consent.js';
 import type { Env } from './context.js';
 import type { Dispatch } from './dispatch.js';

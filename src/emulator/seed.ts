@@ -1,7 +1,8 @@
 // The fixed seed data the emulator starts from (documented in docs/emulator.md).
 import type { ProviderApp } from '../shared/types.js';
 import { PROVIDERS } from './providers.js';
-import { newTokenSecret, type EmulatorState } from './store.js';
+import { newTokenSecret } from './ids.js';
+import { type EmulatorState } from './state.js';
 
 const SEED_TIME = '2026-01-15T09:00:00.000Z';
 

@@ -3,8 +3,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { isPlainHost } from './host.js';
-import type { Answer } from './answer.js';
-import { problemAnswer } from './problem.js';
+import { parseUrl } from '../shared/url.js';
+import type { ResponseParts } from './response-parts.js';
+import { problemParts } from './http-problem.js';
 
 /** A Web-standard handler; through toNodeListener it also gets the IncomingMessage (its socket: where the request arrived). */
 export type FetchHandler = (request: Request, incoming?: IncomingMessage) => Promise<Response>;
@@ -28,12 +29,8 @@ function targetOf(req: IncomingMessage): string {
   const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
   if (target.startsWith('/')) return target;
   // The absolute form (`GET http://host/path`): its path only.
-  let absolute: URL;
-  try {
-    absolute = new URL(target);
-  } catch {
-    throw new RequestTargetError('the request target is not a path');
-  }
+  const absolute = parseUrl(target);
+  if (!absolute) throw new RequestTargetError('the request target is not a path');
   if (absolute.protocol !== 'http:' && absolute.protocol !== 'https:')
     throw new RequestTargetError('the request target is not a path');
   return absolute.pathname + absolute.search;
@@ -55,13 +52,9 @@ function requestUrl(req: IncomingMessage): string {
   const queryAt = target.indexOf('?');
   const pathname = queryAt < 0 ? target : target.slice(0, queryAt);
   // Concatenated, not resolved: a path like //other.host stays a path, since the authority ends at the first slash.
-  let url: URL;
-  try {
-    url = new URL(`${protocol}://${host}${target}`);
-  } catch {
-    // A plain shape that is still no address: a port past 65535, an IPv6 address that does not parse.
-    throw new RequestTargetError('the Host header is not a usable host[:port]');
-  }
+  const url = parseUrl(`${protocol}://${host}${target}`);
+  // A plain shape that is still no address: a port past 65535, an IPv6 address that does not parse.
+  if (!url) throw new RequestTargetError('the Host header is not a usable host[:port]');
   if (url.pathname !== pathname) {
     throw new RequestTargetError(
       'the request path is not in normal form (dot segments, backslashes, fragments or unencoded characters)',
@@ -165,7 +158,7 @@ function drained(res: ServerResponse): Promise<void> {
 }
 
 /** Writes the listener's own answers (400, 500) to Node's ServerResponse in one write. */
-function writeAnswer(answer: Answer, res: ServerResponse, req: IncomingMessage): void {
+function writeResponseParts(answer: ResponseParts, res: ServerResponse, req: IncomingMessage): void {
   const { headers } = answer;
   // As in writeResponse: an answer sent before the request body was read must close the connection.
   if (!req.complete) headers.connection = 'close';
@@ -203,7 +196,7 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       request = toRequest(req, clientGoneSignal(res));
     } catch (error) {
       const detail = error instanceof RequestTargetError ? error.message : 'the request could not be read';
-      writeAnswer(problemAnswer({ status: 400, detail }, NOSNIFF), res, req);
+      writeResponseParts(problemParts({ status: 400, detail }, NOSNIFF), res, req);
       return;
     }
     handler(request, req)
@@ -212,7 +205,8 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
         // A failure after the head went out cuts the connection, so the client never takes the answer as complete.
         if (res.headersSent) res.destroy(error instanceof Error ? error : undefined);
         // The handler itself should never throw: a bare 500 without the error's text.
-        else writeAnswer(problemAnswer({ status: 500, detail: 'the server failed to answer' }, NOSNIFF), res, req);
+        else
+          writeResponseParts(problemParts({ status: 500, detail: 'the server failed to answer' }, NOSNIFF), res, req);
       });
   };
 }

@@ -1,6 +1,11 @@
-// Cross-site request refusal and CORS for explicitly allowed origins.
-import type { Answer } from '../http/answer.js';
+// The guards every request passes before it is routed: a plain Host, and
+// cross-site refusal with CORS for explicitly allowed origins. Each guard
+// throws its own problem; the handler's one error handler answers it.
+import type { ResponseParts } from '../http/response-parts.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { isPlainHost, isPlainHostList } from '../http/host.js';
+import { parseUrl } from '../shared/url.js';
+import { HANDLER_PROBLEM_TYPES } from './handler-problems.js';
 
 export interface OriginPolicy {
   /** Origins other than the request's own that may call the handler (CORS is answered for them). */
@@ -10,13 +15,20 @@ export interface OriginPolicy {
 export type OriginVerdict = { ok: true; corsOrigin?: string } | { ok: false; reason: string };
 
 /** Why the request's Host or X-Forwarded-Host cannot be trusted, or null when both are plain host[:port]. */
-export function hostProblem(request: Request): string | null {
+function untrustedHostReason(request: Request): string | null {
   const host = request.headers.get('host');
   if (host !== null && !isPlainHost(host)) return 'the Host header is not a plain host[:port]';
   const forwarded = request.headers.get('x-forwarded-host');
   if (forwarded !== null && !isPlainHostList(forwarded))
     return 'the X-Forwarded-Host header is not a plain host[:port]';
   return null;
+}
+
+/** Throws a 400 problem when the request's Host or X-Forwarded-Host is not a plain host[:port]. */
+export function checkHost(request: Request): void {
+  const reason = untrustedHostReason(request);
+  if (reason === null) return;
+  throw new HttpProblem({ status: 400, type: HANDLER_PROBLEM_TYPES.badHost, title: 'Bad Request', detail: reason });
 }
 
 function hostsOf(request: Request): Set<string> {
@@ -47,17 +59,13 @@ function schemeOf(request: Request): 'http:' | 'https:' | undefined {
  * Sec-Fetch-Site and (for non-GET, and cross-origin GET) Origin; server-side
  * callers send neither and are let through, since they hold no user's cookies.
  */
-export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdict {
+export function originVerdict(request: Request, policy: OriginPolicy): OriginVerdict {
   const origin = request.headers.get('origin');
   const site = request.headers.get('sec-fetch-site')?.toLowerCase() ?? null;
   if (origin !== null && origin !== 'null') {
     if (policy.allowedOrigins.has(origin)) return { ok: true, corsOrigin: origin };
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      return { ok: false, reason: 'the Origin header is not a valid origin' };
-    }
+    const parsed = parseUrl(origin);
+    if (!parsed) return { ok: false, reason: 'the Origin header is not a valid origin' };
     // The whole origin: its host, and its scheme where the request's own is known.
     const scheme = schemeOf(request);
     const hosts = hostsOf(request);
@@ -83,6 +91,21 @@ export function checkOrigin(request: Request, policy: OriginPolicy): OriginVerdi
   return { ok: true };
 }
 
+/**
+ * The origin to answer with CORS headers (an allowed other origin), or undefined for the request's own origin or a
+ * server-side caller; throws a 403 problem saying why a request that may not be served is refused.
+ */
+export function checkOrigin(request: Request, policy: OriginPolicy): string | undefined {
+  const verdict = originVerdict(request, policy);
+  if (verdict.ok) return verdict.corsOrigin;
+  throw new HttpProblem({
+    status: 403,
+    type: HANDLER_PROBLEM_TYPES.forbiddenOrigin,
+    title: 'Forbidden',
+    detail: verdict.reason,
+  });
+}
+
 /** Headers that let an allowed origin read the answer. */
 export function corsHeaders(origin: string): Record<string, string> {
   return {
@@ -97,7 +120,7 @@ export function preflight(
   origin: string,
   request: Request,
   methods: readonly string[] = ['GET', 'POST', 'PATCH'],
-): Answer {
+): ResponseParts {
   const requested = request.headers.get('access-control-request-headers');
   return {
     status: 204,

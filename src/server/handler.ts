@@ -1,16 +1,16 @@
 // createConnectHandler: the host backend's connect routes, between the
 // browser's <connect-provider> and the platform. Each request passes the
 // host and origin checks (guard.ts), is routed (routes.ts), identified
-// (identify.ts) and served (operations.ts); whatever fails on the way becomes
-// one RFC 9457 problem in route()'s one catch.
-import { answerResponse, type Answer } from '../http/answer.js';
-import { clientClosed, HttpProblem, instanceOf, problemAnswer } from '../http/problem.js';
-import { checkOrigin, corsHeaders, hostProblem, preflight } from './guard.js';
+// (identify.ts) and served (operations.ts); whatever fails on the way is
+// thrown, and becomes one RFC 9457 problem in the one error handler.
+import { toResponse, type ResponseParts } from '../http/response-parts.js';
+import { instanceOf, problemOfThrown, problemParts } from '../http/http-problem.js';
+import { checkHost, checkOrigin, corsHeaders, preflight } from './guard.js';
 import { identify } from './identify.js';
 import type { HandlerContext } from './operations.js';
 import { resolveOptions, type ConnectHandlerOptions } from './options.js';
 import { createPlatform } from './platform.js';
-import { describeThrown, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
+import { internalFault, ServerFault } from './handler-problems.js';
 import { createReporter } from './report.js';
 import { enabledRoutes, findRoute } from './routes.js';
 import { createScrubber } from './scrub.js';
@@ -33,48 +33,39 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
   const preflightMethods = allowDisconnect ? ['GET', 'POST', 'PATCH', 'DELETE'] : undefined;
   const report = createReporter(config.apiKey, options.onError);
 
-  /** The problem a failure is answered with; the server's own failures are reported to onError. */
-  function problemOf(error: unknown, request: Request, aborted: () => boolean): HttpProblem {
-    let problem: HttpProblem;
-    if (error instanceof HttpProblem) {
-      problem = error;
-    } else if (error instanceof Error && error.name === 'AbortError' && aborted()) {
-      problem = clientClosed('the request was aborted');
-    } else {
-      problem = new ServerFault(
-        new HttpProblem({ status: 500, detail: 'the connect handler failed' }),
-        'internal',
-        `unexpected ${describeThrown(error)}`,
-        error,
-      );
-    }
+  /**
+   * The one error handler: what the route threw becomes its problem's answer (the server's own failures reported to
+   * onError), with the CORS headers the request earned.
+   */
+  function answerError(
+    error: unknown,
+    request: Request,
+    aborted: () => boolean,
+    cors: Record<string, string>,
+  ): ResponseParts {
+    const problem = problemOfThrown(error, {
+      clientGone: () => error instanceof Error && error.name === 'AbortError' && aborted(),
+      clientGoneDetail: 'the request was aborted',
+      internal: internalFault,
+    });
     if (problem instanceof ServerFault) report(problem, request, problem.init.status);
-    return problem;
+    // Absolute, on the app's own origin: never the platform's address.
+    const instance = instanceOf(request);
+    return problemParts(
+      { ...problem.init, ...(instance === undefined ? {} : { instance }), time: new Date().toISOString() },
+      { ...problem.headers, ...cors },
+    );
   }
 
-  async function route(request: Request, aborted: () => boolean): Promise<Answer> {
+  /** Guard, find the route, identify the caller, run the operation. */
+  async function route(request: Request, aborted: () => boolean): Promise<ResponseParts> {
     let cors: Record<string, string> = {};
     try {
-      const badHost = hostProblem(request);
-      if (badHost)
-        throw new HttpProblem({
-          status: 400,
-          type: HANDLER_PROBLEM_TYPES.badHost,
-          title: 'Bad Request',
-          detail: badHost,
-        });
-      const verdict = checkOrigin(request, { allowedOrigins });
-      if (!verdict.ok) {
-        throw new HttpProblem({
-          status: 403,
-          type: HANDLER_PROBLEM_TYPES.forbiddenOrigin,
-          title: 'Forbidden',
-          detail: verdict.reason,
-        });
-      }
-      if (verdict.corsOrigin) {
-        cors = corsHeaders(verdict.corsOrigin);
-        if (request.method === 'OPTIONS') return preflight(verdict.corsOrigin, request, preflightMethods);
+      checkHost(request);
+      const corsOrigin = checkOrigin(request, { allowedOrigins });
+      if (corsOrigin) {
+        cors = corsHeaders(corsOrigin);
+        if (request.method === 'OPTIONS') return preflight(corsOrigin, request, preflightMethods);
       }
       const { route, segment } = findRoute(routes, request.method, new URL(request.url).pathname);
       const user = await identify(options, request);
@@ -82,22 +73,14 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       Object.assign(answer.headers, cors);
       return answer;
     } catch (error) {
-      const problem = problemOf(error, request, aborted);
-      // Absolute, on the app's own origin: never the platform's address.
-      const instance = instanceOf(request);
-      return problemAnswer(
-        { ...problem.init, ...(instance === undefined ? {} : { instance }), time: new Date().toISOString() },
-        { ...problem.headers, ...cors },
-      );
+      return answerError(error, request, aborted, cors);
     }
   }
 
-  /** Every answer, whatever its status: no browser reads it as anything but its content type. */
-  async function answer(request: Request, aborted: () => boolean): Promise<Answer> {
-    const answered = await route(request, aborted);
-    answered.headers['x-content-type-options'] = 'nosniff';
-    return answered;
-  }
-
-  return async (request) => answerResponse(await answer(request, () => request.signal.aborted));
+  return async (request) => {
+    const answer = await route(request, () => request.signal.aborted);
+    // Every answer, whatever its status: no browser reads it as anything but its content type.
+    answer.headers['x-content-type-options'] = 'nosniff';
+    return toResponse(answer);
+  };
 }

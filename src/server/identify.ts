@@ -1,9 +1,9 @@
 // Who is asking: the app's authorize() option, checked. Its failure is the
 // app's (a 500 reported to onError), a null is a 401.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { MAX_FIELD_LENGTH } from './input.js';
 import type { ConnectHandlerOptions, ConnectUser } from './options.js';
-import { describeThrown, ServerFault } from './problems.js';
+import { describeThrown, ServerFault } from './handler-problems.js';
 
 const valid = (value: unknown) => typeof value === 'string' && value !== '' && value.length <= MAX_FIELD_LENGTH;
 const optional = (value: unknown) =>

@@ -1,10 +1,10 @@
 // What the browser may send: oauth-connect's body and the connection ID in the
 // path, each checked and bounded, so nothing a browser sends reaches the
 // platform unchecked or makes the handler fail.
-import { HttpProblem, invalidRequest } from '../http/problem.js';
+import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { isRecord, jsonBeyond } from '../shared/json.js';
 import { isProviderAppId, isWorkspaceRef } from '../shared/provider.js';
-import { HANDLER_PROBLEM_TYPES } from './problems.js';
+import { HANDLER_PROBLEM_TYPES, notFound } from './handler-problems.js';
 
 /** Control characters, which no ID or provider name holds. */
 // eslint-disable-next-line no-control-regex -- control characters are what this refuses
@@ -35,7 +35,8 @@ export interface ConnectFields {
   providerMetadata?: Record<string, unknown>;
 }
 
-export function invalid(name: string, detail: string, value?: unknown): HttpProblem {
+/** A 400 for a body field that breaks its rule; the value is echoed only when short and plain. */
+export function invalidField(name: string, detail: string, value?: unknown): HttpProblem {
   const issue: { detail: string; in: string; name: string; value?: unknown } = { detail, in: 'body', name };
   if (
     typeof value === 'string'
@@ -46,8 +47,19 @@ export function invalid(name: string, detail: string, value?: unknown): HttpProb
   return invalidRequest(`${name} ${detail}`, [issue]);
 }
 
+/** A 400 for a provider the `providers` allow-list does not hold, named where the browser sent it. */
+function providerNotAllowed(provider: string, where: 'body' | 'query'): HttpProblem {
+  return new HttpProblem({
+    status: 400,
+    type: HANDLER_PROBLEM_TYPES.providerNotAllowed,
+    title: 'Provider not allowed',
+    detail: `provider ${provider} is not offered by this app`,
+    issues: [{ detail: 'is not offered by this app', in: where, name: 'provider', value: provider }],
+  });
+}
+
 /** Checks providerMetadata's depth, entry count and size; returns a reason, or null when it fits. */
-function metadataProblem(metadata: Record<string, unknown>): string | null {
+function metadataOverLimit(metadata: Record<string, unknown>): string | null {
   const beyond = jsonBeyond(metadata, METADATA_LIMITS);
   if (beyond === 'depth') return `is nested deeper than ${METADATA_LIMITS.depth} levels`;
   if (beyond === 'entries') return `has more than ${METADATA_LIMITS.entries} keys and items`;
@@ -59,56 +71,52 @@ function metadataProblem(metadata: Record<string, unknown>): string | null {
 
 /** Checks the browser's oauth-connect body; returns the fields forwarded to the platform. */
 export function parseConnectBody(body: unknown, providers: ReadonlySet<string> | undefined): ConnectFields {
-  if (!isRecord(body)) throw invalid('(root)', 'must be a JSON object');
+  if (!isRecord(body)) throw invalidField('(root)', 'must be a JSON object');
   const { provider } = body;
-  if (typeof provider !== 'string' || provider.trim() === '') throw invalid('provider', 'is required', provider);
-  if (provider.length > MAX_FIELD_LENGTH) throw invalid('provider', 'is too long');
-  if (providers && !providers.has(provider)) {
-    throw new HttpProblem({
-      status: 400,
-      type: HANDLER_PROBLEM_TYPES.providerNotAllowed,
-      title: 'Provider not allowed',
-      detail: `provider ${provider} is not offered by this app`,
-      issues: [{ detail: 'is not offered by this app', in: 'body', name: 'provider', value: provider }],
-    });
-  }
+  if (typeof provider !== 'string' || provider.trim() === '') throw invalidField('provider', 'is required', provider);
+  if (provider.length > MAX_FIELD_LENGTH) throw invalidField('provider', 'is too long');
+  if (providers && !providers.has(provider)) throw providerNotAllowed(provider, 'body');
   const fields: ConnectFields = { provider };
   for (const key of HINTS) {
     const value = body[key];
     if (value === undefined || value === null) continue;
-    if (typeof value !== 'string') throw invalid(key, 'must be a string', value);
-    if (value.length > MAX_FIELD_LENGTH) throw invalid(key, 'is too long');
+    if (typeof value !== 'string') throw invalidField(key, 'must be a string', value);
+    if (value.length > MAX_FIELD_LENGTH) throw invalidField(key, 'is too long');
     if (value === '') continue;
-    if (!HINT_RULES[key].valid(value)) throw invalid(key, HINT_RULES[key].detail, value);
+    if (!HINT_RULES[key].valid(value)) throw invalidField(key, HINT_RULES[key].detail, value);
     fields[key] = value;
   }
   for (const key of IGNORED_HINTS) {
     const value = body[key];
     if (value !== undefined && value !== null && typeof value !== 'string')
-      throw invalid(key, 'must be a string', value);
+      throw invalidField(key, 'must be a string', value);
   }
   const metadata = body.providerMetadata;
   if (metadata !== undefined && metadata !== null) {
-    if (!isRecord(metadata)) throw invalid('providerMetadata', 'must be an object');
-    const reason = metadataProblem(metadata);
-    if (reason) throw invalid('providerMetadata', reason);
+    if (!isRecord(metadata)) throw invalidField('providerMetadata', 'must be an object');
+    const reason = metadataOverLimit(metadata);
+    if (reason) throw invalidField('providerMetadata', reason);
     fields.providerMetadata = metadata;
   }
   return fields;
 }
 
+/** A path segment, percent-decoded; undefined when it does not decode. */
+function decodeSegment(raw: string): string | undefined {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The connection ID of a route, decoded; anything unusable is answered like a missing connection. */
 export function decodeConnectionId(raw: string): string {
-  let id: string;
-  try {
-    id = decodeURIComponent(raw);
-  } catch {
-    throw new HttpProblem({ status: 404, detail: 'no such connection' });
-  }
+  const id = decodeSegment(raw);
   // `.` and `..` name no connection: in the platform's URL they would resolve to another operation. (They arrive
   // through the update route, `/connections/..:oauth-update`; a decoded ID is never empty.)
-  if (id === '.' || id === '..' || id.length > MAX_FIELD_LENGTH || CONTROL.test(id)) {
-    throw new HttpProblem({ status: 404, detail: 'no such connection' });
+  if (id === undefined || id === '.' || id === '..' || id.length > MAX_FIELD_LENGTH || CONTROL.test(id)) {
+    throw notFound('no such connection');
   }
   return id;
 }
@@ -124,15 +132,7 @@ export function parseProviderQuery(
       { detail: 'must be a non-empty provider name', in: 'query', name: 'provider' },
     ]);
   }
-  if (providers && !providers.has(value)) {
-    throw new HttpProblem({
-      status: 400,
-      type: HANDLER_PROBLEM_TYPES.providerNotAllowed,
-      title: 'Provider not allowed',
-      detail: `provider ${value} is not offered by this app`,
-      issues: [{ detail: 'is not offered by this app', in: 'query', name: 'provider', value }],
-    });
-  }
+  if (providers && !providers.has(value)) throw providerNotAllowed(value, 'query');
   return value;
 }
 
@@ -153,13 +153,9 @@ export function parseOwnQuery(values: readonly string[]): boolean {
  * too long, control characters, `.` or `..`, a slash) is answered like an unknown provider, with no platform call.
  */
 export function decodeProviderName(raw: string): string {
-  let name: string;
-  try {
-    name = decodeURIComponent(raw);
-  } catch {
-    throw new HttpProblem({ status: 404, detail: 'no such provider' });
-  }
+  const name = decodeSegment(raw);
   if (
+    name === undefined ||
     name.trim() === '' ||
     name.length > MAX_FIELD_LENGTH ||
     CONTROL.test(name) ||
@@ -167,7 +163,7 @@ export function decodeProviderName(raw: string): string {
     name === '..' ||
     /[/\\]/.test(name)
   ) {
-    throw new HttpProblem({ status: 404, detail: 'no such provider' });
+    throw notFound('no such provider');
   }
   return name;
 }

@@ -1,7 +1,9 @@
 // What each connect route does, once routes.ts has matched it and the caller
 // is identified: read the browser's input, ask the platform, shape the answer.
-import { clientClosed, jsonAnswer, HttpProblem, readJsonBody } from '../http/problem.js';
-import type { Answer } from '../http/answer.js';
+import { readJsonBody } from '../http/body-reader.js';
+import { clientClosed, HttpProblem } from '../http/http-problem.js';
+import { jsonParts } from '../http/json-response.js';
+import type { ResponseParts } from '../http/response-parts.js';
 import { isClientGone } from '../http/client-gone.js';
 import type { Connection } from '../shared/types.js';
 import { consumerRefOf, groupRefOf, toBrowserConnection } from './connection.js';
@@ -15,7 +17,7 @@ import {
 import type { ConnectUser } from './options.js';
 import type { Platform } from './platform.js';
 import { isUsableUrl } from './platform-url.js';
-import { notFound, ServerFault, unusableUrlProblem } from './problems.js';
+import { notFound, ServerFault, unusableUrlProblem } from './handler-problems.js';
 
 /** How long the browser may take to send its whole body (408 after). */
 export const BODY_DEADLINE_MS = 10_000;
@@ -46,10 +48,10 @@ export interface RouteCall {
   aborted: () => boolean;
 }
 
-export type Operation = (context: HandlerContext, call: RouteCall) => Promise<Answer>;
+export type Operation = (context: HandlerContext, call: RouteCall) => Promise<ResponseParts>;
 
 /** The URL answer, if the platform's URL may reach the browser. */
-function urlAnswer(context: HandlerContext, raw: string, operation: string): Answer {
+function urlAnswer(context: HandlerContext, raw: string, operation: string): ResponseParts {
   const url = isUsableUrl(raw, context.platformIsLoopback);
   if (!url) {
     const scheme = /^\s*([a-z][a-z0-9+.-]*):/i.exec(raw)?.[1]?.toLowerCase() ?? 'none';
@@ -60,7 +62,7 @@ function urlAnswer(context: HandlerContext, raw: string, operation: string): Ans
       undefined,
     );
   }
-  return jsonAnswer({ url: url.href, messageOrigin: context.messageOrigin } satisfies ConnectUrlAnswer);
+  return jsonParts({ url: url.href, messageOrigin: context.messageOrigin } satisfies ConnectUrlAnswer);
 }
 
 /**
@@ -89,7 +91,7 @@ export const oauthUpdate: Operation = async (context, { segment, user, aborted }
 
 export const getConnection: Operation = async (context, { segment, user, aborted }) => {
   const connection = await context.platform.ownConnection(user, decodeConnectionId(segment), aborted);
-  return jsonAnswer(toBrowserConnection(connection));
+  return jsonParts(toBrowserConnection(connection));
 };
 
 export const deleteConnection: Operation = async (context, { segment, user, aborted }) => {
@@ -116,12 +118,12 @@ export const listConnections: Operation = async (context, { request, user }) => 
     )
     .map(toBrowserConnection);
   listed.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
-  return jsonAnswer(listed);
+  return jsonParts(listed);
 };
 
 export const getProvider: Operation = async (context, { segment }) => {
   const name = decodeProviderName(segment);
   // Outside the allow-list is answered like an unknown provider, and the platform is not asked.
   if (context.providers && !context.providers.has(name)) throw notFound('no such provider');
-  return jsonAnswer(await context.platform.providerInfo(name));
+  return jsonParts(await context.platform.providerInfo(name));
 };

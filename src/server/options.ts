@@ -1,7 +1,7 @@
 // The handler's options, checked once when it is created: a misconfiguration
 // fails at start-up with a TypeError that says what to fix.
 import type { RetryOptions } from '../api/client.js';
-import { isLoopbackHost } from '../shared/url.js';
+import { isLoopbackHost, parseUrl } from '../shared/url.js';
 
 /** Who is calling, as the host app knows it. Group and consumer are never taken from the browser. */
 export interface ConnectUser {
@@ -84,7 +84,7 @@ function fail(message: string): never {
   throw new TypeError(`connect-provider: ${message}`);
 }
 
-function describe(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'string')
@@ -92,15 +92,11 @@ function describe(value: unknown): string {
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }
 
-function origin(value: unknown, name: string): string {
+function checkedOrigin(value: unknown, name: string): string {
   if (typeof value !== 'string')
-    fail(`${name} must be an origin string like "https://app.example", got ${describe(value)}`);
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    fail(`${name} must be an origin like "https://app.example", got ${JSON.stringify(value)}`);
-  }
+    fail(`${name} must be an origin string like "https://app.example", got ${describeValue(value)}`);
+  const parsed = parseUrl(value);
+  if (!parsed) fail(`${name} must be an origin like "https://app.example", got ${JSON.stringify(value)}`);
   if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.origin !== value) {
     fail(
       `${name} must be an origin (scheme, host and port only) like "${parsed.origin}", got ${JSON.stringify(value)}`,
@@ -112,7 +108,7 @@ function origin(value: unknown, name: string): string {
 function positiveInteger(value: unknown, name: string, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > max) {
-    fail(`${name} must be a whole number from 1 to ${max}, got ${describe(value)}`);
+    fail(`${name} must be a whole number from 1 to ${max}, got ${describeValue(value)}`);
   }
   return value;
 }
@@ -136,7 +132,7 @@ export interface ResolvedOptions {
 /** Checks createConnectHandler's options; throws a TypeError naming the option and what it should be. */
 export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    fail(`createConnectHandler(options) needs an options object, got ${describe(options)}`);
+    fail(`createConnectHandler(options) needs an options object, got ${describeValue(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key)) fail(`unknown option ${JSON.stringify(key)} (known: ${[...KNOWN].join(', ')})`);
@@ -149,14 +145,12 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
   if (typeof project !== 'string' || project.trim() === '')
     fail('project is required: the platform project ID or name');
   if (typeof options.authorize !== 'function')
-    fail(`authorize(request) is required: a function, got ${describe(options.authorize)}`);
-  if (typeof baseUrl !== 'string') fail(`baseUrl must be the platform's URL ending in /v1, got ${describe(baseUrl)}`);
-  let base: URL;
-  try {
-    base = new URL(baseUrl);
-  } catch {
+    fail(`authorize(request) is required: a function, got ${describeValue(options.authorize)}`);
+  if (typeof baseUrl !== 'string')
+    fail(`baseUrl must be the platform's URL ending in /v1, got ${describeValue(baseUrl)}`);
+  const base = parseUrl(baseUrl);
+  if (!base)
     fail(`baseUrl must be an absolute URL ending in /v1 like "https://api.example/v1", got ${JSON.stringify(baseUrl)}`);
-  }
   if (base.protocol !== 'https:' && base.protocol !== 'http:')
     fail(`baseUrl must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
   if (base.username || base.password || base.search || base.hash) {
@@ -178,10 +172,10 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
   if (options.providers !== undefined) {
     const list = options.providers as unknown;
     if (!Array.isArray(list))
-      fail(`providers must be an array of provider names like ['salesforce'], got ${describe(list)}`);
+      fail(`providers must be an array of provider names like ['salesforce'], got ${describeValue(list)}`);
     for (const name of list) {
       if (typeof name !== 'string' || name.trim() === '')
-        fail(`providers must hold provider names (non-empty strings), got ${describe(name)}`);
+        fail(`providers must hold provider names (non-empty strings), got ${describeValue(name)}`);
     }
     if (list.length === 0)
       fail('providers is an empty array: no provider could be connected; leave it out to allow any');
@@ -189,23 +183,23 @@ export function resolveOptions(options: ConnectHandlerOptions): ResolvedOptions 
   }
   const allowDisconnect = options.allowDisconnect as unknown;
   if (allowDisconnect !== undefined && typeof allowDisconnect !== 'boolean')
-    fail(`allowDisconnect must be true or false, got ${describe(allowDisconnect)}`);
+    fail(`allowDisconnect must be true or false, got ${describeValue(allowDisconnect)}`);
   const allowedList = options.allowedOrigins as unknown;
   if (allowedList !== undefined && !Array.isArray(allowedList)) {
-    fail(`allowedOrigins must be an array of origins like ['https://app.example'], got ${describe(allowedList)}`);
+    fail(`allowedOrigins must be an array of origins like ['https://app.example'], got ${describeValue(allowedList)}`);
   }
   const allowedOrigins = new Set(
-    ((allowedList as unknown[] | undefined) ?? []).map((o, i) => origin(o, `allowedOrigins[${i}]`)),
+    ((allowedList as unknown[] | undefined) ?? []).map((o, i) => checkedOrigin(o, `allowedOrigins[${i}]`)),
   );
   const messageOrigin =
-    options.messageOrigin === undefined ? base.origin : origin(options.messageOrigin, 'messageOrigin');
+    options.messageOrigin === undefined ? base.origin : checkedOrigin(options.messageOrigin, 'messageOrigin');
   for (const name of ['fetch', 'onError'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function')
-      fail(`${name} must be a function, got ${describe(options[name])}`);
+      fail(`${name} must be a function, got ${describeValue(options[name])}`);
   }
   const retry = options.retry;
   if (retry !== undefined && retry !== false && (typeof retry !== 'object' || retry === null || Array.isArray(retry))) {
-    fail(`retry must be false or an object like { retries: 2 }, got ${describe(retry)}`);
+    fail(`retry must be false or an object like { retries: 2 }, got ${describeValue(retry)}`);
   }
   return {
     apiKey,

@@ -8,7 +8,7 @@ import type { Connection } from '../shared/types.js';
 import { groupRefOf } from './connection.js';
 import type { ConnectFields } from './input.js';
 import type { ConnectHandlerOptions, ConnectUser, ResolvedOptions } from './options.js';
-import { misconfiguredProblem, notFound, ServerFault } from './problems.js';
+import { misconfiguredProblem, notFound, ServerFault } from './handler-problems.js';
 import { toBrowserProvider } from './provider.js';
 import { createProviderCache } from './provider-cache.js';
 import type { Scrubber } from './scrub.js';

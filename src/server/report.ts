@@ -1,8 +1,8 @@
 // The server's failures, told to the app's onError option (console.error by
 // default): one line, and a copy of the error, both without the API key.
-import { pathnameOf } from '../http/problem.js';
+import { pathnameOf } from '../http/http-problem.js';
 import type { ConnectHandlerErrorInfo, ConnectHandlerOptions } from './options.js';
-import type { ServerFault } from './problems.js';
+import type { ServerFault } from './handler-problems.js';
 import { createRedactor } from './redact.js';
 
 export type Reporter = (fault: ServerFault, request: Request, status: number) => void;

@@ -2,7 +2,7 @@
 // A path is matched by its end, so the handler serves under any prefix; the
 // first pattern that matches names the resource, and the request's method
 // picks its operation among that resource's routes (405 for another method).
-import { methodNotAllowed } from '../http/problem.js';
+import { methodNotAllowed } from '../http/http-problem.js';
 import {
   deleteConnection,
   getConnection,
@@ -12,7 +12,7 @@ import {
   oauthUpdate,
   type Operation,
 } from './operations.js';
-import { notFound } from './problems.js';
+import { notFound } from './handler-problems.js';
 
 export interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -4,8 +4,8 @@
 // stack), an issue's value only when it is the browser's own input.
 import { PlatformRequestError, ProblemError } from '../api/errors.js';
 import type { ProblemIssue } from '../shared/types.js';
-import { HttpProblem, invalidRequest } from '../http/problem.js';
-import { describeThrown, firstLine, HANDLER_PROBLEM_TYPES, ServerFault } from './problems.js';
+import { HttpProblem, invalidRequest } from '../http/http-problem.js';
+import { describeThrown, firstLine, HANDLER_PROBLEM_TYPES, ServerFault } from './handler-problems.js';
 import type { Scrubber } from './scrub.js';
 
 const MAX_ISSUES = 20;

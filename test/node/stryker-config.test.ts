@@ -39,6 +39,6 @@ describe('stryker.config.mjs', () => {
     assert.ok(!mutatedBy('api', undefined, 'src/shared/schema.ts'));
     assert.ok(!mutatedBy('api', undefined, 'src/apix/client.ts'));
     assert.ok(mutatedBy('emulator', 'access', 'src/emulator/jwt.ts'));
-    assert.ok(!mutatedBy('emulator', 'access', 'src/emulator/store.ts'));
+    assert.ok(!mutatedBy('emulator', 'access', 'src/emulator/state-file.ts'));
   });
 });

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
 import { createAuth } from '../../../src/emulator/auth.js';
 import type { OperationInfo } from '../../../src/emulator/openapi.js';
-import { HttpProblem } from '../../../src/http/problem.js';
+import { HttpProblem } from '../../../src/http/http-problem.js';
 import { checkAnswer } from '../helpers/contract.js';
 import { emulatorApi, KEY, problemOf } from '../helpers/emulator.js';
 import { CLAIMS, HS256, iat, jwt, NOW, SECRET } from '../helpers/jwt.js';

@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEmulator, EmulatorDataError } from '../../../src/emulator/index.js';
 import { seedState } from '../../../src/emulator/seed.js';
-import { lockPathOf, stateWriter } from '../../../src/emulator/store.js';
+import { lockPathOf } from '../../../src/emulator/data-file-lock.js';
+import { createStateWriter } from '../../../src/emulator/state-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emulator-durability-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -101,7 +102,7 @@ describe('emulator durability: answered means on disk', () => {
   it('makes one write (one fsync) of saves asked for together, and one more of those asked for during it', async () => {
     const writes: string[] = [];
     let finish: () => void = () => {};
-    const writer = stateWriter(
+    const writer = createStateWriter(
       join(dir, 'counted.json'),
       () => {},
       async (_file, text) => {

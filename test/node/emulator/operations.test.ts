@@ -9,7 +9,7 @@ import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emu
 import { PROBLEM_TYPES } from '../../../src/emulator/context.js';
 import { PROVIDERS } from '../../../src/emulator/providers.js';
 import { seedState } from '../../../src/emulator/seed.js';
-import type { EmulatorState } from '../../../src/emulator/store.js';
+import type { EmulatorState } from '../../../src/emulator/state.js';
 import { allow } from '../helpers/consent.js';
 import { emulatorApi, KEY, connectionVia, consentUrlVia } from '../helpers/emulator.js';
 

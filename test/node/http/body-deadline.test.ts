@@ -1,4 +1,4 @@
-// The body-read deadline (src/http/problem.ts): a client that sends its body too slowly (byte by byte) is answered 408
+// The body-read deadline (src/http/body-reader.ts): a client that sends its body too slowly (byte by byte) is answered 408
 // once the body has taken 10 s, instead of holding the handler for as long as it likes.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

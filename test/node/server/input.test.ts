@@ -3,7 +3,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
-import { HttpProblem } from '../../../src/http/problem.js';
+import { HttpProblem } from '../../../src/http/http-problem.js';
 import { createConnectHandler, type ConnectHandler } from '../../../src/server/index.js';
 import { decodeProviderName } from '../../../src/server/input.js';
 import { sampleConnection } from '../../shared/fixtures.js';

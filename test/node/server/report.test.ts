@@ -8,8 +8,8 @@ import {
   type ConnectHandlerErrorInfo,
   type ConnectHandlerOptions,
 } from '../../../src/server/index.js';
-import { HttpProblem } from '../../../src/http/problem.js';
-import { ServerFault } from '../../../src/server/problems.js';
+import { HttpProblem } from '../../../src/http/http-problem.js';
+import { ServerFault } from '../../../src/server/handler-problems.js';
 import { createReporter } from '../../../src/server/report.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { APP, call, problemReply, urlReply } from '../helpers/handler-calls.js';

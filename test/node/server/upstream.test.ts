@@ -7,7 +7,7 @@ import { sampleConnection } from '../../shared/fixtures.js';
 import { call, problemReply } from '../helpers/handler-calls.js';
 import { startTestServer, type Reply, type TestServer } from '../helpers/http-server.js';
 import { handlerOnPlatformDouble, problemOf } from '../helpers/platform-double.js';
-import { ServerFault } from '../../../src/server/problems.js';
+import { ServerFault } from '../../../src/server/handler-problems.js';
 import { createScrubber } from '../../../src/server/scrub.js';
 import { platformFault } from '../../../src/server/upstream.js';
 

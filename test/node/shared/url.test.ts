@@ -2,7 +2,7 @@
 // loopback host (localhost and its subdomains, 127.0.0.0/8, [::1]), with no user info, and only a string.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isAllowedUrl, isLoopbackHost, parseAllowedUrl } from '../../../src/shared/url.js';
+import { isAllowedUrl, isLoopbackHost, parseAllowedUrl, parseUrl } from '../../../src/shared/url.js';
 
 describe('isLoopbackHost', () => {
   it('is localhost and its subdomains, 127.0.0.0/8 and [::1], and no host that merely ends in localhost or 127.x.x.x', () => {
@@ -44,5 +44,15 @@ describe('isAllowedUrl', () => {
       assert.equal(isAllowedUrl(value), false, String(value));
       assert.equal(parseAllowedUrl(value), null, String(value));
     }
+  });
+});
+
+describe('parseUrl', () => {
+  it('is the URL of a text, resolved against a base when given, and undefined for a text that does not parse', () => {
+    assert.equal(parseUrl('https://app.example/a?b')?.href, 'https://app.example/a?b');
+    assert.equal(parseUrl('/x', 'http://localhost:4010/v1/')?.href, 'http://localhost:4010/x');
+    for (const text of ['', 'not a url', '/relative', 'http://host:99999/'])
+      assert.equal(parseUrl(text), undefined, text);
+    assert.equal(parseUrl('/x', 'not a base'), undefined);
   });
 });

@@ -1,7 +1,7 @@
-// The reason phrase of each HTTP status (statusTitle, src/shared/problem.ts).
+// The reason phrase of each HTTP status (statusTitle, src/shared/problem-details.ts).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusTitle } from '../../../src/shared/problem.js';
+import { statusTitle } from '../../../src/shared/problem-details.js';
 
 describe('statusTitle', () => {
   it('gives the standard reason phrase of every status the platform uses', () => {

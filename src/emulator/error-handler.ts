@@ -1,9 +1,9 @@
 // The emulator's one error handler: whatever a request's route threw becomes
 // an RFC 9457 problem (JSON), or an HTML error page for a browser on the
 // consent pages. No answer echoes a request whole, nor shows a stack.
-import { clientClosed, HttpProblem, problemResponse, type ProblemInit } from '../http/problem.js';
+import { HttpProblem, problemOfThrown, problemResponse, type ProblemInit } from '../http/http-problem.js';
 import { isClientGone } from '../http/client-gone.js';
-import { statusTitle } from '../shared/problem.js';
+import { statusTitle } from '../shared/problem-details.js';
 import { boundIssue, cut, LIMITS } from './limits.js';
 import { errorPage } from './pages.js';
 
@@ -21,13 +21,15 @@ function wantsHtml(request: Request): boolean {
 
 /** The problem a failure is answered with: a thrown HttpProblem as is, a client gone 499, anything else 500. */
 export function problemOf(error: unknown, request: Request): HttpProblem {
-  if (error instanceof HttpProblem) return error;
-  if (request.signal.aborted || isClientGone(error)) {
+  return problemOfThrown(error, {
     // The client went away mid-body: its doing, not the emulator's; nobody is left to read the answer.
-    return clientClosed('the request was cut off');
-  }
-  console.error('[emulator] internal error', error);
-  return new HttpProblem({ status: 500, detail: 'the emulator failed to answer this request' });
+    clientGone: () => request.signal.aborted || isClientGone(error),
+    clientGoneDetail: 'the request was cut off',
+    internal: (thrown) => {
+      console.error('[emulator] internal error', thrown);
+      return new HttpProblem({ status: 500, detail: 'the emulator failed to answer this request' });
+    },
+  });
 }
 
 /** The answer of a problem: a page for a browser outside the API, else the problem as JSON. */

@@ -1,6 +1,6 @@
 // The handler's own problem types, and the problems that are the server's
 // fault (ServerFault): the browser gets the problem, onError the rest.
-import { HttpProblem } from '../http/problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import type { ConnectHandlerErrorInfo } from './options.js';
 
 export const HANDLER_PROBLEM_TYPES = {
@@ -36,6 +36,16 @@ export function firstLine(text: string, max = 240): string {
 /** What was thrown, for the log: `Name: first line of the message`, or its type. */
 export function describeThrown(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${firstLine(error.message)}` : typeof error;
+}
+
+/** A failure of the handler's own code: a 500 for the browser, what was thrown for onError. */
+export function internalFault(error: unknown): ServerFault {
+  return new ServerFault(
+    new HttpProblem({ status: 500, detail: 'the connect handler failed' }),
+    'internal',
+    `unexpected ${describeThrown(error)}`,
+    error,
+  );
 }
 
 export function notFound(detail: string): HttpProblem {

@@ -1,11 +1,12 @@
-// What every answer of the handler carries (src/server/handler.ts, src/http/answer.ts): X-Content-Type-Options: nosniff, lower-cased header
+// What every answer of the handler carries (src/server/handler.ts, src/http/response-parts.ts): X-Content-Type-Options: nosniff, lower-cased header
 // names, and the same answer from a handler the app wraps in its own function.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { createConnectHandler, toNodeListener, type ConnectHandler } from '../../../src/server/index.js';
-import { problemAnswer, jsonAnswer } from '../../../src/http/problem.js';
+import { problemParts } from '../../../src/http/http-problem.js';
+import { jsonParts } from '../../../src/http/json-response.js';
 import { sampleConnection } from '../../shared/fixtures.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 import { raw } from '../helpers/raw-http.js';
@@ -87,7 +88,7 @@ describe('X-Content-Type-Options', () => {
   });
 });
 
-describe('a connect handler the app wraps in its own function (src/http/answer.ts)', () => {
+describe('a connect handler the app wraps in its own function (src/http/response-parts.ts)', () => {
   let platform: TestServer;
   let handler: ConnectHandler;
 
@@ -140,15 +141,15 @@ describe('a connect handler the app wraps in its own function (src/http/answer.t
   });
 });
 
-describe('header names of every answer (src/http/answer.ts)', () => {
+describe('header names of every answer (src/http/response-parts.ts)', () => {
   it('are lower-cased, so a caller cannot send the content type twice or change it', () => {
     const headers = { Allow: 'GET', 'Content-Type': 'text/plain', 'Cache-Control': 'max-age=60' };
-    assert.deepEqual(problemAnswer({ status: 405 }, headers).headers, {
+    assert.deepEqual(problemParts({ status: 405 }, headers).headers, {
       allow: 'GET',
       'content-type': 'application/problem+json',
       'cache-control': 'no-store',
     });
-    assert.deepEqual(jsonAnswer({}, 200, headers).headers, {
+    assert.deepEqual(jsonParts({}, 200, headers).headers, {
       allow: 'GET',
       'content-type': 'application/json',
       'cache-control': 'no-store',

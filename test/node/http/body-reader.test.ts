@@ -1,13 +1,14 @@
-// JSON bodies and problem answers (src/http/problem.ts): media types, limits and encodings of a body, what every
+// JSON bodies and problem answers (src/http/body-reader.ts, src/http/http-problem.ts): media types, limits and encodings of a body, what every
 // answer carries, and a Request-like object that is no Request (the read's deadline: body-deadline.test.ts).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createConnectHandler, type ConnectHandler } from '../../../src/server/index.js';
-import { HttpProblem, readTextBody } from '../../../src/http/problem.js';
+import { readTextBody } from '../../../src/http/body-reader.js';
+import { HttpProblem } from '../../../src/http/http-problem.js';
 import { APP } from '../helpers/handler-calls.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
-describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () => {
+describe('JSON bodies and the answers of the handler (src/http/body-reader.ts, src/http/http-problem.ts)', () => {
   let platform: TestServer;
   let handler: ConnectHandler;
 
@@ -163,7 +164,7 @@ describe('JSON bodies and the answers of the handler (src/http/problem.ts)', () 
   );
 });
 
-describe('a Request-like object that is no Request (src/http/problem.ts)', () => {
+describe('a Request-like object that is no Request (src/http/http-problem.ts)', () => {
   it('gets a 500 problem from the handler, reported to onError, not a rejected promise', async () => {
     const errors: string[] = [];
     const handler = createConnectHandler({
@@ -188,7 +189,7 @@ describe('a Request-like object that is no Request (src/http/problem.ts)', () =>
   });
 });
 
-describe('the body read and the problem it throws (src/http/problem.ts)', () => {
+describe('the body read and the problem it throws (src/http/body-reader.ts)', () => {
   /** A POST whose body sends `first` at once and, unless `rest` is undefined, `rest` after `delayMs` to end it. */
   function slowPost(first: string, rest?: string, delayMs = 30) {
     const seen = { cancelled: false };

@@ -1,8 +1,8 @@
-// An HTTP answer before it becomes a Response: status, lower-case headers and a
-// text body. The handler's routes build answers; answerResponse turns each
-// into the Response its Web-standard entry returns.
+// The parts of an HTTP Response before it is built: status, lower-case headers
+// and a text body. The handler's routes build them; toResponse turns them into
+// the Response its Web-standard entry returns.
 
-export interface Answer {
+export interface ResponseParts {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string>;
@@ -14,13 +14,13 @@ export interface Answer {
 export type HeaderMap = Record<string, string>;
 
 /** A copy of the headers with lower-case names; later entries win. */
-export function headerRecord(init: HeaderMap | undefined): Record<string, string> {
+export function lowerCaseHeaders(init: HeaderMap | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (init) for (const [name, value] of Object.entries(init)) out[name.toLowerCase()] = value;
   return out;
 }
 
-/** The Response of an answer. */
-export function answerResponse(answer: Answer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+/** The Response of its parts. */
+export function toResponse(parts: ResponseParts): Response {
+  return new Response(parts.body, { status: parts.status, headers: parts.headers });
 }
