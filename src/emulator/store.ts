@@ -29,6 +29,7 @@ import type {
   Token,
   TopicDestinationRoute,
 } from '../shared/types.js';
+import type { StoredCredentials } from './credentials.js';
 
 export interface Org {
   id: string;
@@ -63,7 +64,10 @@ export interface StoredRecord {
 }
 
 export interface StoredConnection extends Omit<Connection, 'oauth2AuthorizationCode' | 'apiKey'> {
-  tokens: { accessToken: Token; refreshToken: Token; scopes: string[] };
+  /** A connection made through consent: its OAuth tokens. */
+  tokens?: { accessToken: Token; refreshToken: Token; scopes: string[] };
+  /** A connection made by generate connection: the credentials it was given. */
+  credentials?: StoredCredentials;
   /** A verification in progress: the status the connection reaches at `at`. */
   pending?: { status: ConnectionStatus; at: string };
 }
@@ -118,7 +122,7 @@ export function newSecret(prefix: string): string {
 
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
-export function issueTokens(scopes: string[], now: Date): StoredConnection['tokens'] {
+export function issueTokens(scopes: string[], now: Date): NonNullable<StoredConnection['tokens']> {
   const issuedAt = now.toISOString();
   return {
     accessToken: {
