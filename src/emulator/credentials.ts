@@ -14,6 +14,7 @@ import type {
 } from '../shared/types.js';
 import { HttpProblem, invalidRequest } from '../http/problem.js';
 import { knownProvider, missingInputs } from './connect.js';
+import { settleConnection } from './connections.js';
 import type { Env, Handler } from './context.js';
 import { LIMITS } from './limits.js';
 import { findConnection, findProject } from './lookup.js';
@@ -244,6 +245,8 @@ export const generateConnection: Handler<'generateConnection'> = (ctx) => {
 export const updateConnection: Handler<'updateConnection'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const connection = findConnection(ctx, project, ctx.path.connectionId);
+  // A verification whose time has come is applied first: the answer says where the connection is.
+  settleConnection(ctx, connection);
   const { updateMask, connection: fields } = ctx.body;
   const record = fields as Record<string, unknown>;
   const absent = updateMask.filter((name) => record[name] === undefined);
