@@ -12,6 +12,7 @@ import type {
   CreateNotificationEventTopicRouteRequest,
   CreateProjectRequest,
   Destination,
+  GenerateConnectionRequest,
   GetConnectionQuery,
   GetProjectQuery,
   Integration,
@@ -27,6 +28,7 @@ import type {
   SearchRequest,
   SearchResult,
   TopicDestinationRoute,
+  UpdateConnectionRequest,
 } from '../shared/types.js';
 import { PlatformRequestError, ProblemError, problemFromResponse } from './errors.js';
 import { backoffDelay, sleep } from '../shared/retry.js';
@@ -83,6 +85,22 @@ export interface PlatformClient {
   listConnections(params: ProjectParams & ListConnectionsQuery, options?: CallOptions): Promise<Connection[]>;
   /** DELETE /projects/{projectIdOrName}/connections/{connectionId} (beyond the seed) */
   deleteConnection(params: ProjectParams & { connectionId: string }, options?: CallOptions): Promise<void>;
+  /**
+   * POST /projects/{projectIdOrName}/connections:generate (beyond the seed): a connection made with the user's
+   * credentials (the one kind the provider's scheme takes), answered without them, in status `created`.
+   */
+  generateConnection(
+    params: ProjectParams & { body: GenerateConnectionRequest },
+    options?: CallOptions,
+  ): Promise<Connection>;
+  /**
+   * PATCH /projects/{projectIdOrName}/connections/{connectionId} (beyond the seed): changes the fields `updateMask`
+   * names (new credentials of the connection's scheme, its workspace or metadata); answers the connection.
+   */
+  updateConnection(
+    params: ProjectParams & { connectionId: string; body: UpdateConnectionRequest },
+    options?: CallOptions,
+  ): Promise<Connection>;
   /** GET /projects/{projectIdOrName}?includeEntitlements= (beyond the seed) */
   getProject(params: ProjectParams & GetProjectQuery, options?: CallOptions): Promise<Project>;
   /** GET /providers/{provider} (beyond the seed; the platform needs no credential for it) */
@@ -323,6 +341,28 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
           api.DELETE('/projects/{projectIdOrName}/connections/{connectionId}', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
             parseAs: 'stream',
+            ...i,
+          }),
+        ),
+      ),
+    // Not sent twice: a lost answer may hide a connection made, and a second one would be another request's doing.
+    generateConnection: (p, o) =>
+      callWithRetries(false, o, (i) =>
+        expectJson(
+          api.POST('/projects/{projectIdOrName}/connections:generate', {
+            params: { path: project(p) },
+            body: p.body,
+            ...i,
+          }),
+        ),
+      ),
+    // The same fields set to the same values again leave the connection as the first call did.
+    updateConnection: (p, o) =>
+      callWithRetries(true, o, (i) =>
+        expectJson(
+          api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}', {
+            params: { path: { ...project(p), connectionId: p.connectionId } },
+            body: p.body,
             ...i,
           }),
         ),

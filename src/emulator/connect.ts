@@ -5,7 +5,7 @@ import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { startConsent } from './consent.js';
 import { PROBLEM_TYPES, type Handler } from './context.js';
 import { findConnection, findProject } from './lookup.js';
-import { findProvider, PROVIDERS, type CatalogEntry } from './providers.js';
+import { findProvider, PROVIDERS, signsInByConsent, type CatalogEntry } from './providers.js';
 
 /**
  * oauth-connect's body may name the project by the real service's newer field, projectIdOrName: it stands in for
@@ -21,7 +21,7 @@ export function projectIdOrNameAlias(body: unknown): void {
  * oauth2Opts.explicitWorkspaceRequired, and a non-empty string `value` for each
  * metadata.input item (the platform's `{ [name]: { value, source: 'input' } }`).
  */
-function missingInputs(
+export function missingInputs(
   provider: CatalogEntry,
   body: { providerWorkspaceRef?: string; providerMetadata?: Record<string, unknown> },
 ): ProblemIssue[] {
@@ -48,27 +48,33 @@ function missingInputs(
   return issues;
 }
 
+/** The catalog's provider of this name; a 400 whose issue names `provider` when there is none. */
+export function knownProvider(name: string): CatalogEntry {
+  const provider = findProvider(name);
+  if (provider) return provider;
+  throw new HttpProblem({
+    status: 400,
+    type: PROBLEM_TYPES.unknownProvider,
+    title: 'Unknown provider',
+    detail: `unknown provider ${name}; known providers: ${PROVIDERS.map((p) => p.name).join(', ')}`,
+    issues: [
+      { type: PROBLEM_TYPES.unknownProvider, detail: 'unknown provider', in: 'body', name: 'provider', value: name },
+    ],
+  });
+}
+
+/** A 400 for a consent flow with a provider that signs in with credentials (generate connection is its way). */
+function refuseCredentialProvider(provider: CatalogEntry): void {
+  if (signsInByConsent(provider)) return;
+  const detail = `${provider.displayName} signs in with credentials, not on a consent page: use generate connection (POST /projects/{projectIdOrName}/connections:generate)`;
+  throw invalidRequest(detail, [{ detail, in: 'body', name: 'provider', value: provider.name }]);
+}
+
 export const oauthConnect: Handler<'oauthConnect'> = (ctx) => {
   const body = ctx.body;
   const project = findProject(ctx, body.projectId);
-  const provider = findProvider(body.provider);
-  if (!provider) {
-    throw new HttpProblem({
-      status: 400,
-      type: PROBLEM_TYPES.unknownProvider,
-      title: 'Unknown provider',
-      detail: `unknown provider ${body.provider}; known providers: ${PROVIDERS.map((p) => p.name).join(', ')}`,
-      issues: [
-        {
-          type: PROBLEM_TYPES.unknownProvider,
-          detail: 'unknown provider',
-          in: 'body',
-          name: 'provider',
-          value: body.provider,
-        },
-      ],
-    });
-  }
+  const provider = knownProvider(body.provider);
+  refuseCredentialProvider(provider);
   const missing = missingInputs(provider, body);
   if (missing.length > 0) {
     throw invalidRequest(
@@ -109,6 +115,8 @@ export const oauthConnect: Handler<'oauthConnect'> = (ctx) => {
 export const oauthUpdate: Handler<'oauthUpdate'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const connection = findConnection(ctx, project, ctx.path.connectionId);
+  const provider = findProvider(connection.provider);
+  if (provider) refuseCredentialProvider(provider);
   const url = startConsent(ctx, {
     mode: 'update',
     projectId: project.id,

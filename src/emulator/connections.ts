@@ -16,10 +16,16 @@ export function settleConnection(ctx: Pick<Env, 'now' | 'changed'>, connection: 
   }
 }
 
-/** A connection as the API answers it: without credentials unless asked for (`access`, or `refresh` for both tokens). */
+/**
+ * A connection as the API answers it: without credentials unless asked for (`access`, or `refresh` for both tokens).
+ * Of the credentials generate connection was given, the Connection schema has a field for an API key only: the
+ * others are never answered.
+ */
 function publicConnection(connection: StoredConnection, creds?: 'access' | 'refresh'): Connection {
-  const { tokens, pending: _pending, ...rest } = connection;
+  const { tokens, pending: _pending, credentials, ...rest } = connection;
   const out: Connection = { ...rest };
+  if (creds && credentials?.apiKey !== undefined) out.apiKey = credentials.apiKey;
+  if (!tokens) return out;
   if (creds === 'access') out.oauth2AuthorizationCode = { accessToken: tokens.accessToken, scopes: tokens.scopes };
   if (creds === 'refresh') {
     out.oauth2AuthorizationCode = {
@@ -52,13 +58,15 @@ export const getConnection: Handler<'getConnection'> = (ctx) => {
   const connection = findConnection(ctx, project, ctx.path.connectionId);
   settleConnection(ctx, connection);
   const refresh = ctx.query.refresh;
-  if (refresh) {
-    const expired = Date.parse(connection.tokens.accessToken.expiresAt ?? '') <= ctx.now.getTime();
+  const tokens = connection.tokens;
+  // Only a connection with OAuth tokens refreshes; one made with credentials has no token to refresh.
+  if (refresh && tokens) {
+    const expired = Date.parse(tokens.accessToken.expiresAt ?? '') <= ctx.now.getTime();
     // A connection whose credentials are bad cannot refresh: it stays bad_credentials.
     if ((refresh === 'force' || expired) && connection.status !== 'bad_credentials') {
       connection.tokens = {
-        ...issueTokens(connection.tokens.scopes, ctx.now),
-        refreshToken: connection.tokens.refreshToken,
+        ...issueTokens(tokens.scopes, ctx.now),
+        refreshToken: tokens.refreshToken,
       };
       connection.status = 'created';
       connection.updateTime = ctx.now.toISOString();

@@ -44,6 +44,11 @@ function operationResponse(result: AnyOperationResult, urlFormat: 'json' | 'text
   return jsonResponse(result.body, result.status, result.headers);
 }
 
+/** How much of an operation's path template is literal text (its parameters left out). */
+export function literalLength(op: Pick<OperationInfo, 'template'>): number {
+  return op.template.replace(/\{\w+\}/g, '').length;
+}
+
 /** The operation of the request's method and path, with the path's parameters. */
 function findOperation(
   operations: readonly OperationInfo[],
@@ -60,7 +65,11 @@ function findOperation(
       status: 404,
       detail: `no such route: ${request.method} ${new URL(request.url).pathname}`,
     });
-  const match = matches.find((m) => m.op.method === request.method);
+  // Of two templates that match a path, the more literal one names it: PATCH …/{connectionId}:oauth-update is
+  // oauth-update, not update connection with a connection ID ending in :oauth-update.
+  const match = matches
+    .filter((m) => m.op.method === request.method)
+    .sort((a, b) => literalLength(b.op) - literalLength(a.op))[0];
   if (!match) {
     throw methodNotAllowed(request.method, [...new Set(matches.map((m) => m.op.method))].join(', '));
   }

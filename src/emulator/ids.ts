@@ -14,7 +14,7 @@ export function newSecret(prefix: string): string {
 
 export const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
-export function issueTokens(scopes: string[], now: Date): StoredConnection['tokens'] {
+export function issueTokens(scopes: string[], now: Date): NonNullable<StoredConnection['tokens']> {
   const issuedAt = now.toISOString();
   return {
     accessToken: {

@@ -112,20 +112,31 @@ export function limitIssues(operationId: string, body: unknown): ProblemIssue[] 
         issues.push({ detail: `${name} is longer than ${LIMITS.refLength} characters`, in: 'body', name });
       }
     }
-    const metadata = record.providerMetadata;
+  }
+  // providerMetadata where oauth-connect, generate connection and update connection carry it.
+  const metadataAt: Record<string, [unknown, string]> = {
+    oauthConnect: [record.providerMetadata, 'providerMetadata'],
+    generateConnection: [record.providerMetadata, 'providerMetadata'],
+    updateConnection: [
+      (record.connection as Record<string, unknown> | undefined)?.providerMetadata,
+      'connection.providerMetadata',
+    ],
+  };
+  if (Object.hasOwn(metadataAt, operationId)) {
+    const [metadata, name] = metadataAt[operationId];
     if (metadata !== undefined) {
       // Too deep, or too large as JSON in UTF-8 bytes (Buffer.byteLength's default encoding).
       if (jsonBeyond(metadata, { depth: LIMITS.metadataDepth }) === 'depth') {
         issues.push({
-          detail: `providerMetadata is nested deeper than ${LIMITS.metadataDepth} levels`,
+          detail: `${name} is nested deeper than ${LIMITS.metadataDepth} levels`,
           in: 'body',
-          name: 'providerMetadata',
+          name,
         });
       } else if (Buffer.byteLength(JSON.stringify(metadata)) > LIMITS.metadataBytes) {
         issues.push({
-          detail: `providerMetadata is larger than ${LIMITS.metadataBytes} bytes as JSON`,
+          detail: `${name} is larger than ${LIMITS.metadataBytes} bytes as JSON`,
           in: 'body',
-          name: 'providerMetadata',
+          name,
         });
       }
     }

@@ -7,7 +7,7 @@ import { escapeHtml } from './pages.js';
 import { findProvider, type CatalogEntry } from './providers.js';
 
 /** /media/{provider}.svg and /media/{provider}-dark.svg */
-export const MEDIA_PATH = /^\/media\/([a-z0-9-]+?)(-dark)?\.svg$/;
+export const MEDIA_PATH = /^\/media\/([A-Za-z0-9-]+?)(-dark)?\.svg$/;
 
 /** The icon as SVG text. */
 export function iconSvg(provider: CatalogEntry, dark: boolean): string {

@@ -108,7 +108,19 @@ function resolve(doc: Json, value: Json): Json {
   return resolve(doc, target as Json);
 }
 
-/** Turns ajv's errors into Problem Details issues. */
+/**
+ * The body fields that carry a credential (generate connection's and update connection's): an issue about anything
+ * inside one names it but never echoes its value, so no problem repeats a secret.
+ */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  'apiKey',
+  'basicAuth',
+  'oauth2ClientCredentials',
+  'oauth2PasswordCredentials',
+  'customAuth',
+]);
+
+/** Turns ajv's errors into Problem Details issues (no value of a SECRET_FIELDS field). */
 export function toIssues(errors: ErrorObject[] | null | undefined, where: string, data: unknown): ProblemIssue[] {
   if (!errors) return [];
   const issues: ProblemIssue[] = [];
@@ -137,7 +149,7 @@ export function toIssues(errors: ErrorObject[] | null | undefined, where: string
       in: where,
       name: name || '(root)',
     };
-    if (hasValue) issue.value = value;
+    if (hasValue && !(where === 'body' && parts.some((p) => SECRET_FIELDS.has(p)))) issue.value = value;
     issues.push(issue);
   }
   return issues;

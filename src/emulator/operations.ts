@@ -6,6 +6,7 @@
 import { projectIdOrNameAlias, oauthConnect, oauthUpdate } from './connect.js';
 import { deleteConnection, getConnection, listConnections } from './connections.js';
 import type { Handler, OperationId } from './context.js';
+import { generateConnection, updateConnection } from './credentials.js';
 import {
   createNotificationEventTopicRoute,
   deleteDestination,
@@ -27,6 +28,8 @@ export const handlers: { [K in OperationId]: Handler<K> } = {
   listConnections, //                   GET    /v1/projects/{projectIdOrName}/connections
   getConnection, //                     GET    /v1/projects/{projectIdOrName}/connections/{connectionId}
   deleteConnection, //                  DELETE /v1/projects/{projectIdOrName}/connections/{connectionId}
+  generateConnection, //                POST   /v1/projects/{projectIdOrName}/connections:generate
+  updateConnection, //                  PATCH  /v1/projects/{projectIdOrName}/connections/{connectionId}
   getProvider, //                       GET    /v1/providers/{provider}
   listInvites, //                       GET    /v1/orgs/{orgId}/invites
   createProject, //                     POST   /v1/projects

@@ -4,20 +4,35 @@ import type { components } from '../shared/schema.js';
 import type { ProviderInput } from '../shared/provider.js';
 
 export type ProviderInfo = components['schemas']['ProviderInfo'];
+type Schemas = components['schemas'];
 
 /** A provider of the emulator's catalog, from which get-provider's ProviderInfo is made. */
 export interface CatalogEntry {
   name: string;
   displayName: string;
+  /** How the user signs in (default oauth2: with grantType authorizationCode, on a consent page). */
+  authType?: 'oauth2' | 'apiKey' | 'basic' | 'custom';
+  /** The OAuth scopes (an OAuth provider's; empty for the others). */
   scopes: string[];
   /** The provider's API base URL; `{{.workspace}}` stands for providerWorkspaceRef. */
   baseURL: string;
-  authURL: string;
-  tokenURL: string;
+  /** Where the consent page is (a provider signing in on one). */
+  authURL?: string;
+  /** Where tokens are issued (an oauth2 provider). */
+  tokenURL?: string;
+  /** oauth2Opts.docsURL: where to find the OAuth app, or the client ID and secret. */
   docsURL?: string;
   /** Whether oauth-connect needs providerWorkspaceRef (a subdomain, an instance...). */
   explicitWorkspaceRequired?: boolean;
-  grantType?: 'authorizationCode' | 'authorizationCodePKCE';
+  grantType?: Schemas['OAuth2Opts']['grantType'];
+  /** oauth2Opts.tokenMetadataFields: where the token answer carries the scopes... */
+  tokenMetadataFields?: Schemas['OAuth2Opts']['tokenMetadataFields'];
+  /** An apiKey provider's: how the key is sent, and where to find it. */
+  apiKeyOpts?: Schemas['ApiKeyOpts'];
+  /** A basic provider's: apiKeyAsBasic (one key carried in fieldUsed), where to find the credentials. */
+  basicOpts?: Schemas['BasicOpts'];
+  /** A custom provider's: the inputs it signs in with (customAuth). */
+  customOpts?: Schemas['CustomOpts'];
   /** What oauth-connect needs in providerMetadata: `{ [name]: { value, source: 'input' } }`, each value non-empty. */
   inputs?: readonly ProviderInput[];
   /** What the connector learns itself once authorized (nothing for the user to type). */
@@ -177,10 +192,111 @@ export const PROVIDERS: readonly CatalogEntry[] = [
     ],
     color: '#125580',
   },
+  {
+    name: 'apollo',
+    displayName: 'Apollo',
+    authType: 'apiKey',
+    scopes: [],
+    baseURL: 'https://api.apollo.io',
+    apiKeyOpts: {
+      attachmentType: 'header',
+      header: { name: 'X-Api-Key' },
+      docsURL: 'https://docs.apollo.io/docs/create-api-key',
+    },
+    color: '#1c2b4b',
+  },
+  {
+    name: 'insightly',
+    displayName: 'Insightly',
+    authType: 'basic',
+    scopes: [],
+    baseURL: 'https://api.insightly.com',
+    // Insightly takes its API key as the basic username, with an empty password.
+    basicOpts: {
+      apiKeyAsBasic: true,
+      apiKeyAsBasicOpts: { fieldUsed: 'username' },
+      docsURL: 'https://support.insight.ly/en-US/Knowledge/article/2775#API%20Key%20and%20URL',
+    },
+    color: '#ff6a3d',
+  },
+  {
+    name: 'cloudtalk',
+    displayName: 'CloudTalk',
+    authType: 'basic',
+    scopes: [],
+    baseURL: 'https://my.cloudtalk.io/api',
+    basicOpts: { docsURL: 'https://developers.cloudtalk.io/reference/authentication' },
+    color: '#2d5bff',
+  },
+  {
+    name: 'paypal',
+    displayName: 'PayPal',
+    scopes: [],
+    baseURL: 'https://api-m.paypal.com',
+    tokenURL: 'https://api-m.paypal.com/v1/oauth2/token',
+    docsURL: 'https://developer.paypal.com/api/rest',
+    grantType: 'clientCredentials',
+    tokenMetadataFields: { scopesField: 'scope' },
+    color: '#003087',
+  },
+  {
+    name: 'clariCopilot',
+    displayName: 'Clari Copilot',
+    authType: 'custom',
+    scopes: [],
+    baseURL: 'https://rest-api.copilot.clari.com',
+    customOpts: {
+      inputs: [
+        { name: 'apiKey', displayName: 'API Key', docsURL: 'https://api-doc.copilot.clari.com/' },
+        { name: 'apiSecret', displayName: 'API Secret', docsURL: 'https://api-doc.copilot.clari.com/' },
+      ],
+    },
+    color: '#1f6feb',
+  },
 ];
 
 export function findProvider(name: string): CatalogEntry | undefined {
   return PROVIDERS.find((p) => p.name === name);
+}
+
+/** The credential kinds of generate connection and update connection (their body fields). */
+export const CREDENTIAL_KINDS = [
+  'apiKey',
+  'basicAuth',
+  'oauth2ClientCredentials',
+  'oauth2PasswordCredentials',
+  'customAuth',
+] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/** Whether the user signs in to the provider on a consent page (oauth-connect): oauth2 with an authorization code. */
+export function signsInByConsent(provider: CatalogEntry): boolean {
+  return (
+    (provider.authType ?? 'oauth2') === 'oauth2' &&
+    (provider.grantType ?? 'authorizationCode').startsWith('authorizationCode')
+  );
+}
+
+/** The credential kind a provider signing in without consent takes (undefined for a consent provider). */
+export function credentialKindOf(provider: CatalogEntry): CredentialKind | undefined {
+  switch (provider.authType ?? 'oauth2') {
+    case 'apiKey':
+      return 'apiKey';
+    case 'basic':
+      return 'basicAuth';
+    case 'custom':
+      return 'customAuth';
+    default:
+      if (provider.grantType === 'clientCredentials') return 'oauth2ClientCredentials';
+      if (provider.grantType === 'password') return 'oauth2PasswordCredentials';
+      return undefined;
+  }
+}
+
+/** A connection's authScheme for a provider of the catalog. */
+export function authSchemeOf(provider: CatalogEntry): Schemas['AuthScheme'] {
+  const authType = provider.authType ?? 'oauth2';
+  return authType === 'oauth2' ? `oauth2/${provider.grantType ?? 'authorizationCode'}` : authType;
 }
 
 /** Where the emulator serves a provider's icon (`dark` for a dark UI), on its own origin. */
@@ -196,10 +312,11 @@ export function catalogInfo(provider: CatalogEntry, origin: string): ProviderInf
       ? { postAuthentication: provider.postAuthentication.map((item) => ({ ...item })) }
       : {}),
   };
+  const authType = provider.authType ?? 'oauth2';
   return {
     name: provider.name,
     displayName: provider.displayName,
-    authType: 'oauth2',
+    authType,
     baseURL: provider.baseURL,
     defaultModule: 'root',
     support: {
@@ -211,15 +328,22 @@ export function catalogInfo(provider: CatalogEntry, origin: string): ProviderInf
       bulkWrite: { insert: false, update: false, upsert: false, delete: false },
       search: { operators: { equals: false } },
     },
-    oauth2Opts: {
-      grantType: provider.grantType ?? 'authorizationCode',
-      authURL: provider.authURL,
-      tokenURL: provider.tokenURL,
-      ...(provider.docsURL ? { docsURL: provider.docsURL } : {}),
-      explicitScopesRequired: false,
-      explicitWorkspaceRequired: provider.explicitWorkspaceRequired ?? false,
-      tokenMetadataFields: {},
-    },
+    ...(authType === 'oauth2'
+      ? {
+          oauth2Opts: {
+            grantType: provider.grantType ?? 'authorizationCode',
+            ...(provider.authURL ? { authURL: provider.authURL } : {}),
+            tokenURL: provider.tokenURL ?? '',
+            ...(provider.docsURL ? { docsURL: provider.docsURL } : {}),
+            explicitScopesRequired: false,
+            explicitWorkspaceRequired: provider.explicitWorkspaceRequired ?? false,
+            tokenMetadataFields: { ...provider.tokenMetadataFields },
+          },
+        }
+      : {}),
+    ...(provider.apiKeyOpts ? { apiKeyOpts: structuredClone(provider.apiKeyOpts) } : {}),
+    ...(provider.basicOpts ? { basicOpts: structuredClone(provider.basicOpts) } : {}),
+    ...(provider.customOpts ? { customOpts: structuredClone(provider.customOpts) } : {}),
     media: {
       regular: { iconURL: `${origin}${iconPath(provider)}` },
       darkMode: { iconURL: `${origin}${iconPath(provider, true)}` },

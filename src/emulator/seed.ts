@@ -1,15 +1,32 @@
 // The fixed seed data the emulator starts from (documented in docs/emulator.md).
 import type { ProviderApp } from '../shared/types.js';
-import { PROVIDERS } from './providers.js';
+import { PROVIDERS, signsInByConsent } from './providers.js';
 import { newTokenSecret } from './ids.js';
 import { type EmulatorState } from './state.js';
 
 const SEED_TIME = '2026-01-15T09:00:00.000Z';
 
+/**
+ * The project's integrations besides int_demo (hubspot), one for each other provider the demo's settings page
+ * shows: [provider, integration name, the object it reads and the fields it maps].
+ */
+const DEMO_INTEGRATIONS: ReadonlyArray<readonly [string, string, string, Record<string, string>]> = [
+  ['salesforce', 'crm-accounts', 'account', { Name: 'name', Website: 'website' }],
+  ['slack', 'alerts-to-slack', 'channel', { name: 'name', topic: 'topic' }],
+  ['zendesk', 'support-tickets', 'ticket', { subject: 'subject', status: 'status' }],
+  ['netsuite', 'erp-invoices', 'invoice', { tranId: 'number', total: 'amount' }],
+  ['apollo', 'lead-enrichment', 'contact', { first_name: 'firstName', last_name: 'lastName', email: 'email' }],
+  ['insightly', 'insightly-contacts', 'contact', { FIRST_NAME: 'firstName', LAST_NAME: 'lastName' }],
+  ['cloudtalk', 'call-logs', 'call', { id: 'id', talking_time: 'duration' }],
+  ['paypal', 'payments', 'transaction', { transaction_id: 'id', transaction_amount: 'amount' }],
+  ['clariCopilot', 'call-insights', 'call', { id: 'id', title: 'title' }],
+];
+
 /** The fixed seed data documented in docs/emulator.md. */
 export function seedState(): EmulatorState {
   const projectId = 'proj_demo';
-  const providerApps: ProviderApp[] = PROVIDERS.map((p) => ({
+  // An OAuth app for each provider of a consent page (the others sign in with the user's own credentials).
+  const providerApps: ProviderApp[] = PROVIDERS.filter(signsInByConsent).map((p) => ({
     id: `app_${p.name}`,
     projectId,
     provider: p.name,
@@ -114,6 +131,15 @@ export function seedState(): EmulatorState {
           account: { name: 'name', domain: 'website' },
         },
       },
+      // One integration for each other provider the demo's settings page shows (oldest first, after int_demo).
+      ...DEMO_INTEGRATIONS.map(([provider, name, objectName, fields], i) => ({
+        id: `int_${provider.toLowerCase()}`,
+        projectId,
+        name,
+        provider,
+        createTime: new Date(Date.parse(SEED_TIME) + (i + 1) * 60_000).toISOString(),
+        fieldMappings: { [objectName]: fields },
+      })),
     ],
     records: [
       {

@@ -11,6 +11,7 @@ import type {
   Token,
   TopicDestinationRoute,
 } from '../shared/types.js';
+import type { StoredCredentials } from './credentials.js';
 
 export interface Org {
   id: string;
@@ -45,7 +46,10 @@ export interface StoredRecord {
 }
 
 export interface StoredConnection extends Omit<Connection, 'oauth2AuthorizationCode' | 'apiKey'> {
-  tokens: { accessToken: Token; refreshToken: Token; scopes: string[] };
+  /** A connection made through consent: its OAuth tokens. */
+  tokens?: { accessToken: Token; refreshToken: Token; scopes: string[] };
+  /** A connection made by generate connection: the credentials it was given. */
+  credentials?: StoredCredentials;
   /** A verification in progress: the status the connection reaches at `at`. */
   pending?: { status: ConnectionStatus; at: string };
 }

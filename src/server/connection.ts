@@ -25,6 +25,7 @@ export const BROWSER_CONNECTION_SHAPE = {
     'oauth2/authorizationCodePKCE',
     'oauth2/clientCredentials',
     'oauth2/password',
+    'custom',
   ],
   status: ['created', 'working', 'bad_credentials'],
   providerApp: {

@@ -96,6 +96,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{projectIdOrName}/connections:generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate a connection (beyond the seed)
+         * @description Beyond the seed: the real service's generate-connection operation, which makes a connection from credentials the user gave (an API key, a username and password, client credentials, custom inputs) instead of a consent page. The body carries exactly the credential kind of the provider's scheme: `apiKey` for `apiKey`, `basicAuth` for `basic`, `oauth2ClientCredentials` for `oauth2` with grant `clientCredentials`, `oauth2PasswordCredentials` for grant `password`, `customAuth` for `custom` (one non-empty value per item of `customOpts.inputs`), none for `none`; another kind is a 400 whose issue names the field. The new connection answers 201 with status `created`, without its credentials; the emulator then verifies it (see docs/emulator.md).
+         */
+        post: operations["generateConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{projectIdOrName}/connections/{connectionId}": {
         parameters: {
             query?: never;
@@ -114,7 +134,11 @@ export interface paths {
         delete: operations["deleteConnection"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update a connection (beyond the seed)
+         * @description Beyond the seed: the real service's update-connection operation. `updateMask` names the fields of `connection` to change (each once), among providerWorkspaceRef, providerMetadata and the credential kinds; each field it names must be in `connection`, and fields it does not name are left as they are. A credential must be of the connection's own scheme (another kind is a 400 whose issue names it). A change of credentials sets the connection `created` and verifies it again. Answers the connection, without its credentials.
+         */
+        patch: operations["updateConnection"];
         trace?: never;
     };
     "/projects/{projectIdOrName}/destinations": {
@@ -383,8 +407,11 @@ export interface components {
          * @enum {string}
          */
         ConnectionStatus: "created" | "working" | "bad_credentials";
-        /** @enum {string} */
-        AuthScheme: "none" | "apiKey" | "basic" | "oauth2/authorizationCode" | "oauth2/authorizationCodePKCE" | "oauth2/clientCredentials" | "oauth2/password";
+        /**
+         * @description How the connection signs in to the provider. `custom` (a provider of authType custom, signing in with its customOpts.inputs) is beyond the spec's list, which names no scheme for such providers.
+         * @enum {string}
+         */
+        AuthScheme: "none" | "apiKey" | "basic" | "oauth2/authorizationCode" | "oauth2/authorizationCodePKCE" | "oauth2/clientCredentials" | "oauth2/password" | "custom";
         Connection: {
             id: string;
             projectId: string;
@@ -399,7 +426,7 @@ export interface components {
             providerWorkspaceRef?: string;
             providerConsumerRef?: string;
             oauth2AuthorizationCode?: components["schemas"]["OAuth2AuthorizationCode"];
-            /** @description the API key used while making the connection */
+            /** @description The API key used while making the connection: only in get-connection's answer with includeCreds (or includeRefreshToken), never elsewhere. */
             apiKey?: string;
             /** @description Free-form; its contents are the provider's. */
             providerMetadata?: {
@@ -428,6 +455,63 @@ export interface components {
             providerAppId?: string;
             /** @description Used internally by the UI library; set to false or omit when calling manually. */
             enableCSRFProtection?: boolean;
+        };
+        BasicAuth: {
+            username: string;
+            password: string;
+        };
+        OAuth2ClientCredentials: {
+            clientId: string;
+            clientSecret: string;
+            scopes?: string[];
+        };
+        OAuth2PasswordCredentials: {
+            username: string;
+            password: string;
+            clientId: string;
+            clientSecret: string;
+            scopes?: string[];
+        };
+        /** @description The value of each of the provider's customOpts.inputs, by its name. */
+        CustomAuth: {
+            [key: string]: string;
+        };
+        /** @description Exactly one credential kind, the one of the provider's scheme (none for a provider of authType none). Credential values are never echoed in a problem. */
+        GenerateConnectionRequest: {
+            provider: string;
+            groupRef: string;
+            consumerRef: string;
+            /** @description defaults to groupRef */
+            groupName?: string;
+            /** @description defaults to consumerRef */
+            consumerName?: string;
+            providerWorkspaceRef?: string;
+            /** @description As oauth-connect's. */
+            providerMetadata?: {
+                [key: string]: unknown;
+            };
+            apiKey?: string;
+            basicAuth?: components["schemas"]["BasicAuth"];
+            oauth2ClientCredentials?: components["schemas"]["OAuth2ClientCredentials"];
+            oauth2PasswordCredentials?: components["schemas"]["OAuth2PasswordCredentials"];
+            customAuth?: components["schemas"]["CustomAuth"];
+        };
+        /** @description The new values of the fields that updateMask names (other fields are ignored). */
+        ConnectionUpdate: {
+            providerWorkspaceRef?: string;
+            providerMetadata?: {
+                [key: string]: unknown;
+            };
+            apiKey?: string;
+            basicAuth?: components["schemas"]["BasicAuth"];
+            oauth2ClientCredentials?: components["schemas"]["OAuth2ClientCredentials"];
+            oauth2PasswordCredentials?: components["schemas"]["OAuth2PasswordCredentials"];
+            customAuth?: components["schemas"]["CustomAuth"];
+        };
+        UpdateConnectionRequest: {
+            /** @description The fields of `connection` to change, each once. */
+            updateMask: ("providerWorkspaceRef" | "providerMetadata" | "apiKey" | "basicAuth" | "oauth2ClientCredentials" | "oauth2PasswordCredentials" | "customAuth")[];
+            connection: components["schemas"]["ConnectionUpdate"];
         };
         Destination: {
             id: string;
@@ -533,6 +617,9 @@ export interface components {
             defaultModule: string;
             support: components["schemas"]["ProviderSupport"];
             oauth2Opts?: components["schemas"]["OAuth2Opts"];
+            apiKeyOpts?: components["schemas"]["ApiKeyOpts"];
+            basicOpts?: components["schemas"]["BasicOpts"];
+            customOpts?: components["schemas"]["CustomOpts"];
             /** @description Images of the provider; the darkMode ones are for a dark UI. */
             media?: {
                 regular?: components["schemas"]["ProviderMedia"];
@@ -542,6 +629,64 @@ export interface components {
                 [key: string]: string;
             };
             metadata?: components["schemas"]["ProviderMetadataInfo"];
+        };
+        /** @description How an API key is sent to the provider (authType apiKey). */
+        ApiKeyOpts: {
+            /** @enum {string} */
+            attachmentType: "header" | "query";
+            header?: {
+                name: string;
+                valuePrefix?: string;
+            };
+            query?: {
+                name: string;
+            };
+            /**
+             * Format: uri
+             * @description where to find the API key
+             */
+            docsURL?: string;
+        };
+        /** @description A provider of authType basic. With apiKeyAsBasic, its username and password are one API key, carried in the field apiKeyAsBasicOpts.fieldUsed names (the other an empty string). */
+        BasicOpts: {
+            apiKeyAsBasic?: boolean;
+            apiKeyAsBasicOpts?: {
+                /** @enum {string} */
+                fieldUsed?: "username" | "password";
+                keyFormat?: string;
+            };
+            /**
+             * Format: uri
+             * @description where to find the username and password (or key)
+             */
+            docsURL?: string;
+        };
+        /** @description A provider of authType custom signs in with these inputs (customAuth of generate connection). */
+        CustomOpts: {
+            inputs?: components["schemas"]["CustomAuthInput"][];
+        };
+        CustomAuthInput: {
+            /** @description the key of customAuth that carries it */
+            name: string;
+            /** @description the label to show */
+            displayName: string;
+            /** @description a hint on what to type */
+            prompt?: string;
+            /**
+             * Format: uri
+             * @description where to find the value
+             */
+            docsURL?: string;
+            /**
+             * @description plain text, masked, or a choice of options (older catalog entries have none, read as masked)
+             * @enum {string}
+             */
+            fieldType?: "fieldTypeText" | "fieldTypePassword" | "fieldTypeSelect";
+            /** @description The choices of a fieldTypeSelect input. */
+            options?: {
+                value: string;
+                label: string;
+            }[];
         };
         ProviderMedia: {
             /**
@@ -888,6 +1033,38 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    generateConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GenerateConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The new connection, without its credentials. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
     getConnection: {
         parameters: {
             query?: {
@@ -943,6 +1120,39 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    updateConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's ID or name. */
+                projectIdOrName: components["parameters"]["projectIdOrName"];
+                connectionId: components["parameters"]["connectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection as changed, without its credentials. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

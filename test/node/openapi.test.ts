@@ -100,11 +100,13 @@ describe('openapi.yaml', () => {
     const beyond = operations.filter((o) => o['x-beyond-seed']);
     assert.deepEqual(beyond.map((o) => o.operationId).sort(), [
       'deleteConnection',
+      'generateConnection',
       'getProject',
       'getProvider',
       'listConnections',
       'listIntegrations',
       'listProviderApps',
+      'updateConnection',
     ]);
     for (const op of beyond)
       assert.match(String((op as { description?: string }).description), /beyond the seed/i, op.operationId);
@@ -121,12 +123,14 @@ describe('openapi.yaml', () => {
       'createNotificationEventTopicRoute',
       'createProject',
       'deleteConnection',
+      'generateConnection',
       'getProject',
       'listConnections',
       'listIntegrations',
       'listInvites',
       'listNotificationEventTopicRoutes',
       'listProviderApps',
+      'updateConnection',
     ]);
     const public_ = operations.filter((o) => schemes(o).length === 0).map((o) => o.operationId);
     assert.deepEqual(public_, ['getProvider'], 'only get provider needs no credential');

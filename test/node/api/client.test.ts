@@ -201,6 +201,33 @@ describe('createPlatformClient', () => {
         expected: [{ id: 'app_1', provider: 'slack' }],
       },
       {
+        name: 'generateConnection (beyond the seed)',
+        call: (c) =>
+          c.generateConnection({
+            projectIdOrName: 'proj_demo',
+            body: { provider: 'apollo', groupRef: 'acme', consumerRef: 'u', apiKey: 'k' },
+          }),
+        method: 'POST',
+        path: '/v1/projects/proj_demo/connections:generate',
+        body: { provider: 'apollo', groupRef: 'acme', consumerRef: 'u', apiKey: 'k' },
+        reply: { status: 201, body: { id: 'conn_1', status: 'created' } },
+        expected: { id: 'conn_1', status: 'created' },
+      },
+      {
+        name: 'updateConnection (beyond the seed)',
+        call: (c) =>
+          c.updateConnection({
+            projectIdOrName: 'proj_demo',
+            connectionId: 'conn_1',
+            body: { updateMask: ['apiKey'], connection: { apiKey: 'k2' } },
+          }),
+        method: 'PATCH',
+        path: '/v1/projects/proj_demo/connections/conn_1',
+        body: { updateMask: ['apiKey'], connection: { apiKey: 'k2' } },
+        reply: { body: { id: 'conn_1', status: 'created' } },
+        expected: { id: 'conn_1', status: 'created' },
+      },
+      {
         name: 'deleteTopic',
         call: (c) => c.deleteTopic({ projectIdOrName: 'proj_demo', topicId: 'topic_alerts' }),
         method: 'DELETE',
@@ -288,9 +315,9 @@ describe('createPlatformClient', () => {
       });
     }
 
-    it('covers all 13 operations of the spec and the six beyond it', () => {
+    it('covers all 13 operations of the spec and the eight beyond it', () => {
       const names = new Set(cases.map((c) => c.name.split(' ')[0]));
-      assert.equal(names.size, 19);
+      assert.equal(names.size, 21);
       assert.deepEqual(Object.keys(client).sort(), [...names].sort());
     });
 

@@ -37,6 +37,14 @@ const SAMPLES: Record<string, { path?: Record<string, string>; query?: string; b
   listConnections: { path: { projectIdOrName: 'demo' } },
   getConnection: { path: { projectIdOrName: 'demo', connectionId: 'conn_demo' } },
   deleteConnection: { path: { projectIdOrName: 'demo', connectionId: 'conn_demo' } },
+  generateConnection: {
+    path: { projectIdOrName: 'demo' },
+    body: { provider: 'apollo', groupRef: 'auth-g', consumerRef: 'auth-c', apiKey: 'auth-apollo-key' },
+  },
+  updateConnection: {
+    path: { projectIdOrName: 'demo', connectionId: 'conn_demo' },
+    body: { updateMask: ['providerWorkspaceRef'], connection: { providerWorkspaceRef: 'acme-hub-2' } },
+  },
   listDestinations: { path: { projectIdOrName: 'demo' } },
   deleteDestination: { path: { projectIdOrName: 'demo', destination: 'dest_audit' } },
   listIntegrations: { path: { projectIdOrName: 'demo' } },

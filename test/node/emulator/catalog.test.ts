@@ -6,11 +6,20 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
 import { PROVIDERS } from '../../../src/emulator/providers.js';
+import type { ProviderInfo } from '../../../src/shared/types.js';
 import { allow } from '../helpers/consent.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { emulatorApi } from '../helpers/emulator.js';
 import { element, row } from '../helpers/pages.js';
-import { APP_NAME, documented, ORG, PROJECT_ID, PROJECT_NAME, DOCUMENTED_PROVIDERS } from '../helpers/seed-docs.js';
+import {
+  APP_NAME,
+  documented,
+  ORG,
+  PROJECT_ID,
+  PROJECT_NAME,
+  DOCUMENTED_DEMO_INTEGRATIONS,
+  DOCUMENTED_PROVIDERS,
+} from '../helpers/seed-docs.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00Z');
 const WORKSPACE = '{{.workspace}}';
@@ -35,6 +44,22 @@ function assertHttpsUrl(value: unknown, why: string, placeholders = [WORKSPACE])
 // RFC 6749 section 3.3: scope-token = 1*( %x21 / %x23-5B / %x5D-7E ).
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
+/** The providers that sign in on a consent page (the others with credentials: see credentials.test.ts...). */
+const CONSENT_PROVIDERS = PROVIDERS.filter(
+  (p) => (p.authType ?? 'oauth2') === 'oauth2' && (p.grantType ?? 'authorizationCode') === 'authorizationCode',
+).map((p) => p.name);
+
+/** Every docs URL a provider info gives: the OAuth app's, the API key's, the basic credentials', each input's. */
+function docsUrlsOf(provider: ProviderInfo): Array<[string, unknown]> {
+  const urls: Array<[string, unknown]> = [];
+  if (provider.oauth2Opts?.docsURL !== undefined) urls.push(['oauth2Opts.docsURL', provider.oauth2Opts.docsURL]);
+  if (provider.apiKeyOpts?.docsURL !== undefined) urls.push(['apiKeyOpts.docsURL', provider.apiKeyOpts.docsURL]);
+  if (provider.basicOpts?.docsURL !== undefined) urls.push(['basicOpts.docsURL', provider.basicOpts.docsURL]);
+  for (const input of provider.customOpts?.inputs ?? []) urls.push([`customOpts ${input.name}`, input.docsURL]);
+  for (const input of provider.metadata?.input ?? []) urls.push([`metadata ${input.name}`, input.docsURL]);
+  return urls.filter(([, url]) => url !== undefined);
+}
+
 describe('emulator catalog and seed data', () => {
   let emulator: Emulator;
   let info: ListenInfo;
@@ -57,14 +82,15 @@ describe('emulator catalog and seed data', () => {
   };
 
   describe('providers.ts: the catalog', () => {
-    it('is exactly the providers the documentation lists, with lower-case unique names, each answered by get-provider', async () => {
+    // Names as the real catalog spells them: lower case, or camelCase (clariCopilot).
+    it('is exactly the providers the documentation lists, with unique names, each answered by get-provider', async () => {
       assert.deepEqual(
         PROVIDERS.map((p) => p.name),
         DOCUMENTED_PROVIDERS,
       );
       assert.equal(new Set(DOCUMENTED_PROVIDERS).size, DOCUMENTED_PROVIDERS.length, 'names are unique');
       for (const name of DOCUMENTED_PROVIDERS) {
-        assert.match(name, /^[a-z][a-z0-9-]*$/);
+        assert.match(name, /^[a-z][A-Za-z0-9-]*$/);
         // get-provider takes no credential.
         const response = await contract.fetch(`${info.baseUrl}/providers/${name}`);
         assert.equal(response.status, 200, name);
@@ -80,13 +106,23 @@ describe('emulator catalog and seed data', () => {
       let learntAfter = 0;
       for (const name of DOCUMENTED_PROVIDERS) {
         const provider = await json(`/providers/${name}`);
+        for (const [field, url] of docsUrlsOf(provider)) {
+          assertHttpsUrl(url, `${name} ${field}`, []);
+        }
+        if (!CONSENT_PROVIDERS.includes(name)) {
+          // No consent page: no workspace to give before it, and the tokens of a client-credentials provider are
+          // asked for on the server.
+          assertHttpsUrl(provider.baseURL, `${name} baseURL`, []);
+          if (provider.oauth2Opts) assertHttpsUrl(provider.oauth2Opts.tokenURL, `${name} tokenURL`, []);
+          assert.equal(provider.oauth2Opts?.authURL, undefined, `${name}: no consent page`);
+          continue;
+        }
         const opts = provider.oauth2Opts;
         const urls: Array<[string, unknown]> = [
           ['baseURL', provider.baseURL],
           ['authURL', opts.authURL],
           ['tokenURL', opts.tokenURL],
         ];
-        if (opts.docsURL !== undefined) urls.push(['docsURL', opts.docsURL]);
         for (const [field, url] of urls) assertHttpsUrl(url, `${name} ${field}`, placeholdersOf(provider));
         assert.ok(!String(opts.docsURL ?? '').includes('{{'), `${name}: docs are the same for every workspace`);
         const flowNeedsWorkspace = [opts.authURL, opts.tokenURL].some((url: string) => url.includes(WORKSPACE));
@@ -127,7 +163,8 @@ describe('emulator catalog and seed data', () => {
       assert.ok(spec.components.schemas.OAuthConnectRequest.properties);
       assert.equal(spec.components.schemas.OAuthConnectRequest.properties.scopes, undefined);
       for (const name of DOCUMENTED_PROVIDERS) {
-        assert.equal((await json(`/providers/${name}`)).oauth2Opts.explicitScopesRequired, false, name);
+        const opts = (await json(`/providers/${name}`)).oauth2Opts;
+        if (opts) assert.equal(opts.explicitScopesRequired, false, name);
       }
     });
 
@@ -135,9 +172,18 @@ describe('emulator catalog and seed data', () => {
       for (const provider of PROVIDERS) {
         const answer = await json(`/providers/${provider.name}`);
         const squashed = answer.displayName.toLowerCase().replace(/[^a-z0-9]/g, '');
-        assert.ok(squashed.includes(provider.name), `${answer.displayName} names ${provider.name}`);
+        assert.ok(squashed.includes(provider.name.toLowerCase()), `${answer.displayName} names ${provider.name}`);
         assert.equal(answer.displayName, provider.displayName);
+        assert.equal(answer.authType, provider.authType ?? 'oauth2');
         assert.equal(answer.baseURL, provider.baseURL);
+        assert.deepEqual(answer.apiKeyOpts, provider.apiKeyOpts, `${provider.name} apiKeyOpts`);
+        assert.deepEqual(answer.basicOpts, provider.basicOpts, `${provider.name} basicOpts`);
+        assert.deepEqual(answer.customOpts, provider.customOpts, `${provider.name} customOpts`);
+        if (answer.authType !== 'oauth2') {
+          assert.equal(answer.oauth2Opts, undefined, `${provider.name}: no oauth2Opts`);
+          continue;
+        }
+        assert.equal(answer.oauth2Opts.grantType, provider.grantType ?? 'authorizationCode');
         assert.equal(answer.oauth2Opts.authURL, provider.authURL);
         assert.equal(answer.oauth2Opts.tokenURL, provider.tokenURL);
         assert.equal(answer.oauth2Opts.docsURL, provider.docsURL, `${provider.name} docsURL`);
@@ -152,7 +198,9 @@ describe('emulator catalog and seed data', () => {
     it("shows each provider's scopes on its consent page, those of its provider app, and grants them", async () => {
       const apps: Array<{ id: string; provider: string; scopes: string[][] }> =
         await json('/projects/demo/provider-apps');
-      for (const name of DOCUMENTED_PROVIDERS) {
+      // A provider app for each provider of a consent page, and none for the others (the user's own credentials).
+      assert.deepEqual(apps.map((a) => a.provider).sort(), [...CONSENT_PROVIDERS].sort());
+      for (const name of CONSENT_PROVIDERS) {
         const provider = await json(`/providers/${name}`);
         const app = apps.find((a) => a.id === `app_${name}`);
         assert.ok(app, `app_${name}`);
@@ -281,9 +329,10 @@ describe('emulator catalog and seed data', () => {
       );
       const integrations = await json('/projects/demo/integrations');
       assert.deepEqual(
-        integrations.map((i: { id: string; provider: string }) => [i.id, i.provider]),
-        [[id, provider]],
+        integrations.map((i: { id: string }) => i.id),
+        [id, ...DOCUMENTED_DEMO_INTEGRATIONS],
       );
+      assert.equal(integrations[0].provider, provider);
       assert.notEqual(integrations[0].name, '', 'the integration has a name a person reads');
       const mappings: Record<string, Record<string, string>> = Object.fromEntries(
         integrations[0].latestRevision.content.read.objects.map(
@@ -325,12 +374,12 @@ describe('emulator catalog and seed data', () => {
       assert.equal((await search(otherGroup, otherObject)).length, 1);
     });
 
-    it('has the provider apps the documentation names: one per provider, each with a client of its own', async () => {
+    it('has the provider apps the documentation names: one per consent provider, each with a client of its own', async () => {
       const apps: Array<{ id: string; provider: string; clientId: string; externalRef?: string }> =
         await json('/projects/demo/provider-apps');
       assert.deepEqual(
         apps.map((a) => [a.id, a.provider]).sort(),
-        DOCUMENTED_PROVIDERS.map((p) => [`app_${p}`, p]).sort(),
+        CONSENT_PROVIDERS.map((p) => [`app_${p}`, p]).sort(),
       );
       for (const app of apps) {
         assert.match(app.clientId, /^\S+$/, `${app.id} clientId`);

@@ -4,7 +4,8 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPlatformClient, ProblemError, type PlatformClient } from '../../../src/api/index.js';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
-import { PROVIDERS } from '../../../src/emulator/providers.js';
+import { PROVIDERS, signsInByConsent } from '../../../src/emulator/providers.js';
+import { DOCUMENTED_DEMO_INTEGRATIONS } from '../helpers/seed-docs.js';
 import { loadContract } from '../../../src/emulator/openapi.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { manualClock } from '../helpers/emulator.js';
@@ -561,8 +562,8 @@ describe('emulator', () => {
       assert.equal(asOther.status, 403);
     });
 
-    it('answers every catalog provider without a credential, with oauth2Opts', async () => {
-      for (const provider of PROVIDERS) {
+    it('answers every catalog provider of a consent page without a credential, with oauth2Opts', async () => {
+      for (const provider of PROVIDERS.filter(signsInByConsent)) {
         const response = await contract.fetch(`${base}/providers/${provider.name}`);
         assert.equal(response.status, 200, provider.name);
         const info = await response.json();
@@ -582,12 +583,17 @@ describe('emulator', () => {
       const integrations = await (await call('/projects/demo/integrations')).json();
       assert.deepEqual(
         integrations.map((i: { id: string }) => i.id),
-        ['int_demo'],
+        ['int_demo', ...DOCUMENTED_DEMO_INTEGRATIONS],
       );
       assert.equal(integrations[0].provider, 'hubspot');
       assert.ok(integrations[0].latestRevision.id);
       const apps = await (await call('/projects/demo/provider-apps')).json();
-      assert.deepEqual(apps.map((a: { provider: string }) => a.provider).sort(), PROVIDERS.map((p) => p.name).sort());
+      assert.deepEqual(
+        apps.map((a: { provider: string }) => a.provider).sort(),
+        PROVIDERS.filter(signsInByConsent)
+          .map((p) => p.name)
+          .sort(),
+      );
       assert.equal((await call('/projects/nope/provider-apps')).status, 404);
     });
 
@@ -629,6 +635,23 @@ describe('emulator', () => {
       });
       id = (await consent(url, 'allow')).message.data.connection;
       clock.advance(1500);
+    });
+
+    it('makes a connection with credentials (generate connection) and changes them (update connection)', async () => {
+      const made = await client.generateConnection({
+        projectIdOrName: 'demo',
+        body: { provider: 'apollo', groupRef: 'creds', consumerRef: 'c', apiKey: 'apollo-key-1' },
+      });
+      assert.deepEqual([made.status, made.authScheme, made.apiKey], ['created', 'apiKey', undefined]);
+      const changed = await client.updateConnection({
+        projectIdOrName: 'demo',
+        connectionId: made.id,
+        body: { updateMask: ['apiKey'], connection: { apiKey: 'apollo-key-2' } },
+      });
+      assert.deepEqual([changed.id, changed.status, changed.apiKey], [made.id, 'created', undefined]);
+      clock.advance(1500);
+      const read = await client.getConnection({ projectIdOrName: 'demo', connectionId: made.id, includeCreds: true });
+      assert.deepEqual([read.status, read.apiKey], ['working', 'apollo-key-2']);
     });
 
     it('includes only the access token with includeCreds', async () => {

@@ -467,7 +467,7 @@ describe('emulator wiring: middleware, 405s, problems and URLs', () => {
       headers: KEY,
     });
     assert.equal(response.status, 405);
-    assert.deepEqual(response.headers.get('allow')!.split(', ').sort(), ['DELETE', 'GET']);
+    assert.deepEqual(response.headers.get('allow')!.split(', ').sort(), ['DELETE', 'GET', 'PATCH']);
     const problem = await response.json();
     assert.equal(problem.status, 405);
     assert.match(problem.detail, /^PUT is not allowed here/);

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
 import { PROBLEM_TYPES } from '../../../src/emulator/context.js';
-import { PROVIDERS } from '../../../src/emulator/providers.js';
+import { PROVIDERS, signsInByConsent } from '../../../src/emulator/providers.js';
+import { DOCUMENTED_DEMO_INTEGRATIONS } from '../helpers/seed-docs.js';
 import { seedState } from '../../../src/emulator/seed.js';
 import type { EmulatorState } from '../../../src/emulator/state.js';
 import { allow } from '../helpers/consent.js';
@@ -135,10 +136,15 @@ describe('emulator operations, each inside its project', () => {
 
     it('connections, integrations, provider apps and destinations of the demo project', async () => {
       assert.deepEqual(await ids('/projects/demo/connections'), ['conn_demo']);
-      assert.deepEqual(await ids('/projects/demo/integrations'), ['int_demo']);
+      assert.deepEqual(await ids('/projects/demo/integrations'), ['int_demo', ...DOCUMENTED_DEMO_INTEGRATIONS]);
       assert.deepEqual(await ids('/projects/twin/integrations'), ['int_twin']);
       const apps = await ids('/projects/demo/provider-apps');
-      assert.deepEqual(apps, PROVIDERS.map((p) => `app_${p.name}`).sort());
+      assert.deepEqual(
+        apps,
+        PROVIDERS.filter(signsInByConsent)
+          .map((p) => `app_${p.name}`)
+          .sort(),
+      );
       assert.deepEqual(await ids('/projects/twin/provider-apps'), ['app_twin_slack']);
       assert.deepEqual(await ids('/projects/demo/destinations'), ['dest_webhook', 'dest_audit']);
       assert.deepEqual(await ids('/projects/twin/destinations'), ['dest_twin']);
@@ -321,7 +327,7 @@ describe('emulator operations, each inside its project', () => {
   describe('a delete removes what it names, and only that', () => {
     it('an integration: gone from its list, the other project keeps its own', async () => {
       assert.equal((await api('/projects/demo/integrations/int_demo', { method: 'DELETE' })).status, 204);
-      assert.deepEqual(await ids('/projects/demo/integrations'), []);
+      assert.deepEqual(await ids('/projects/demo/integrations'), DOCUMENTED_DEMO_INTEGRATIONS);
       assert.deepEqual(await ids('/projects/twin/integrations'), ['int_twin']);
     });
 

@@ -28,6 +28,11 @@ const BRAND_NAMES: Record<string, string> = {
   gong: 'Gong',
   zoho: 'Zoho CRM',
   netsuite: 'NetSuite',
+  apollo: 'Apollo',
+  insightly: 'Insightly',
+  cloudtalk: 'CloudTalk',
+  paypal: 'PayPal',
+  clariCopilot: 'Clari Copilot',
 };
 
 /** The shown text of the consent page's row `label` (its <dt>), or undefined when it has none. */

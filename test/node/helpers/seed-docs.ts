@@ -28,5 +28,12 @@ export const [ORG, PROJECT_ID, PROJECT_NAME, APP_NAME] = documented(
 
 /** The provider names the documentation lists as the catalog. */
 export const DOCUMENTED_PROVIDERS = documented(
-  /provider apps `app_<provider>` for each provider of the catalog: ([a-z, ]+)\. Any other provider is a 400\./,
+  /the provider catalog: ([A-Za-z, ]+)\. Any other provider is a 400\./,
 )[0].split(', ');
+
+/** The integrations the documentation lists besides int_demo (the other providers the demo shows). */
+export const DOCUMENTED_DEMO_INTEGRATIONS = documented(
+  /integrations of the other providers the demo shows, [^:]*: ([`\w, ]+);/,
+)[0]
+  .split(', ')
+  .map((id) => id.replaceAll('`', ''));
