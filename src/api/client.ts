@@ -149,9 +149,16 @@ const pathChecks: Middleware = {
   },
 };
 
-/** Turns every error status into a ProblemError (RFC 9457), whatever the body. */
+/**
+ * Turns every error status into a ProblemError (RFC 9457), whatever the body; a 3xx is one too (never followed). An
+ * answer that a `fetch` of the caller's reached by following a redirect anyway is refused, not taken as the platform's.
+ */
 const problems: Middleware = {
   async onResponse({ response }) {
+    if (response.redirected) {
+      await response.body?.cancel().catch(() => {});
+      throw new PlatformRequestError('invalid_response', 'the answer came through a redirect, which is never followed');
+    }
     if (!response.ok) throw await problemFromResponse(response);
   },
 };
@@ -199,6 +206,9 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const api = createClient<paths>({
     baseUrl,
     headers: { accept: 'application/json, application/problem+json, text/plain' },
+    // The credential goes to baseUrl's origin and nowhere else: a redirect is never followed (fetch would send
+    // X-Api-Key on to any origin, and from https to http), so a 3xx is an error status like any other.
+    redirect: 'manual',
   });
   api.use(
     apiKey !== undefined ? credential('x-api-key', apiKey) : credential('authorization', `Bearer ${accessToken}`),
