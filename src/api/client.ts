@@ -51,7 +51,11 @@ interface ClientOptionsBase {
   searchUrl?: string;
   /** The fetch to use (default: globalThis.fetch). */
   fetch?: typeof fetch;
-  /** Time-out of each attempt in ms (default 15000). */
+  /**
+   * The budget of a whole call in ms (default 15000): its attempts and the waits between them. An attempt gets what
+   * is left of it; a wait that would end past it is not waited (the last error is thrown), so a call never takes
+   * longer, and a time-out is never retried.
+   */
   timeoutMs?: number;
   /** Retry policy, or false for none. */
   retry?: RetryOptions | false;
@@ -216,15 +220,22 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     problems,
   );
 
-  /** One attempt: openapi-fetch builds and sends a fresh Request, aborted by the time-out or the caller's signal. */
-  async function attempt<T>(call: (init: AttemptInit) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * One attempt: openapi-fetch builds and sends a fresh Request, aborted once `budgetMs` (what is left of the call's
+   * timeoutMs) has passed or by the caller's signal.
+   */
+  async function attempt<T>(
+    call: (init: AttemptInit) => Promise<T>,
+    budgetMs: number,
+    signal?: AbortSignal,
+  ): Promise<T> {
     // A plain timer and listener, cleared at the end: AbortSignal.any would hold the caller's signal.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
+    }, budgetMs);
     const forward = () => controller.abort(signal!.reason);
     signal?.addEventListener('abort', forward, { once: true });
     let sent: Request | undefined;
@@ -254,9 +265,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   }
 
   /**
-   * Calls until an attempt succeeds or the retry policy gives up. 429 and 503 (and problems marked retryable) are
-   * retried for every operation, since the server did not act on those; a network error or a time-out only when
-   * `idempotent`, since the request may have reached the server.
+   * Calls until an attempt succeeds, the retry policy gives up or the call's budget (timeoutMs) is spent. 429 and 503
+   * (and problems marked retryable) are retried for every operation, since the server did not act on those; a network
+   * error only when `idempotent`, since the request may have reached the server. A time-out spends the budget: it is
+   * never retried.
    */
   async function send<T>(
     idempotent: boolean,
@@ -264,14 +276,18 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     call: (init: AttemptInit) => Promise<T>,
   ): Promise<T> {
     const signal = options?.signal;
+    const deadline = performance.now() + timeoutMs;
     for (let attemptNo = 0; ; attemptNo++) {
       if (signal?.aborted) throw signal.reason;
       try {
-        return await attempt(call, signal);
+        return await attempt(call, deadline - performance.now(), signal);
       } catch (error) {
         if (attemptNo >= retry.retries || !worthRetrying(error, idempotent)) throw error;
-        const wait = error instanceof ProblemError ? error.retryAfterMs : undefined;
-        await sleep(wait ?? backoffDelay(attemptNo, { baseMs: retry.minDelayMs, maxMs: retry.maxDelayMs }), signal);
+        const asked = error instanceof ProblemError ? error.retryAfterMs : undefined;
+        const wait = asked ?? backoffDelay(attemptNo, { baseMs: retry.minDelayMs, maxMs: retry.maxDelayMs });
+        // No attempt could start within the budget: the error is the call's answer now, not after the wait.
+        if (performance.now() + wait >= deadline) throw error;
+        await sleep(wait, signal);
       }
     }
   }
@@ -291,9 +307,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   return {
     listInvites: (p, o) =>
       send(true, o, (i) => json(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i }))),
-    oauthConnect: (body, o) => send(true, o, (i) => url(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
+    // Each oauth-connect or oauth-update makes a new consent link: never sent again once it may have arrived.
+    oauthConnect: (body, o) => send(false, o, (i) => url(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
     oauthUpdate: (p, o) =>
-      send(true, o, (i) =>
+      send(false, o, (i) =>
         url(
           api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
             params: { path: { ...project(p), connectionId: p.connectionId } },
