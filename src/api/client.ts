@@ -3,7 +3,8 @@
 // Requests go through openapi-fetch over the generated `paths` (schema.ts): a
 // wrong path, parameter or body is a compile error, and answers are typed
 // without casts. The credential, the path checks and Problem Details are
-// openapi-fetch middleware; time-outs and retries wrap each call.
+// openapi-fetch middleware, and so is the bound on the size of an answer (answer-limit.ts); time-outs and retries
+// wrap each call.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../shared/schema.js';
 import type {
@@ -29,6 +30,7 @@ import type {
 } from '../shared/types.js';
 import { PlatformRequestError, ProblemError, problemFromResponse } from './errors.js';
 import { backoffDelay, sleep } from '../shared/retry.js';
+import { answerLimit, MAX_ANSWER_BYTES } from './answer-limit.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3; 0 disables retrying). */
@@ -217,6 +219,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   api.use(
     apiKey !== undefined ? credential('x-api-key', apiKey) : credential('authorization', `Bearer ${accessToken}`),
     pathChecks,
+    // Middleware answers in reverse order: problems (error statuses, redirects) first, then the 2xx bound.
+    answerLimit(MAX_ANSWER_BYTES),
     problems,
   );
 
