@@ -3,7 +3,8 @@
 // Requests go through openapi-fetch over the generated `paths` (schema.ts): a
 // wrong path, parameter or body is a compile error, and answers are typed
 // without casts. The credential, the path checks and Problem Details are
-// openapi-fetch middleware; time-outs and retries wrap each call.
+// openapi-fetch middleware, and so is the bound on the size of an answer (answer-limit.ts); time-outs and retries
+// wrap each call.
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from '../shared/schema.js';
 import { parseUrl } from '../shared/url.js';
@@ -32,6 +33,7 @@ import type {
 } from '../shared/types.js';
 import { PlatformRequestError, ProblemError, problemFromResponse } from './errors.js';
 import { backoffDelay, sleep } from '../shared/retry.js';
+import { answerLimit, MAX_ANSWER_BYTES } from './answer-limit.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3; 0 disables retrying). */
@@ -54,7 +56,11 @@ interface ClientOptionsBase {
   searchUrl?: string;
   /** The fetch to use (default: globalThis.fetch). */
   fetch?: typeof fetch;
-  /** Time-out of each attempt in ms (default 15000). */
+  /**
+   * The budget of a whole call in ms (default 15000): its attempts and the waits between them. An attempt gets what
+   * is left of it; a wait that would end past it is not waited (the last error is thrown), so a call never takes
+   * longer, and a time-out is never retried.
+   */
   timeoutMs?: number;
   /** Retry policy, or false for none. */
   retry?: RetryOptions | false;
@@ -168,9 +174,16 @@ const pathChecks: Middleware = {
   },
 };
 
-/** Turns every error status into a ProblemError (RFC 9457), whatever the body. */
+/**
+ * Turns every error status into a ProblemError (RFC 9457), whatever the body; a 3xx is one too (never followed). An
+ * answer that a `fetch` of the caller's reached by following a redirect anyway is refused, not taken as the platform's.
+ */
 const problems: Middleware = {
   async onResponse({ response }) {
+    if (response.redirected) {
+      await response.body?.cancel().catch(() => {});
+      throw new PlatformRequestError('invalid_response', 'the answer came through a redirect, which is never followed');
+    }
     if (!response.ok) throw await problemFromResponse(response);
   },
 };
@@ -214,22 +227,34 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   const api = createClient<paths>({
     baseUrl,
     headers: { accept: 'application/json, application/problem+json, text/plain' },
+    // The credential goes to baseUrl's origin and nowhere else: a redirect is never followed (fetch would send
+    // X-Api-Key on to any origin, and from https to http), so a 3xx is an error status like any other.
+    redirect: 'manual',
   });
   api.use(
     apiKey !== undefined ? credential('x-api-key', apiKey) : credential('authorization', `Bearer ${accessToken}`),
     pathChecks,
+    // Middleware answers in reverse order: problems (error statuses, redirects) first, then the 2xx bound.
+    answerLimit(MAX_ANSWER_BYTES),
     problems,
   );
 
-  /** One attempt: openapi-fetch builds and sends a fresh Request, aborted by the time-out or the caller's signal. */
-  async function callOnce<T>(call: (init: AttemptInit) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  /**
+   * One attempt: openapi-fetch builds and sends a fresh Request, aborted once `budgetMs` (what is left of the call's
+   * timeoutMs) has passed or by the caller's signal.
+   */
+  async function callOnce<T>(
+    call: (init: AttemptInit) => Promise<T>,
+    budgetMs: number,
+    signal?: AbortSignal,
+  ): Promise<T> {
     // A plain timer and listener, cleared at the end: AbortSignal.any would hold the caller's signal.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError'));
-    }, timeoutMs);
+    }, budgetMs);
     const forwardAbort = () => controller.abort(signal!.reason);
     signal?.addEventListener('abort', forwardAbort, { once: true });
     let sent: Request | undefined;
@@ -259,9 +284,10 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   }
 
   /**
-   * Calls until an attempt succeeds or the retry policy gives up. 429 and 503 (and problems marked retryable) are
-   * retried for every operation, since the server did not act on those; a network error or a time-out only when
-   * `idempotent`, since the request may have reached the server.
+   * Calls until an attempt succeeds, the retry policy gives up or the call's budget (timeoutMs) is spent. 429 and 503
+   * (and problems marked retryable) are retried for every operation, since the server did not act on those; a network
+   * error only when `idempotent`, since the request may have reached the server. A time-out spends the budget: it is
+   * never retried.
    */
   async function callWithRetries<T>(
     idempotent: boolean,
@@ -269,14 +295,18 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     call: (init: AttemptInit) => Promise<T>,
   ): Promise<T> {
     const signal = options?.signal;
+    const deadline = performance.now() + timeoutMs;
     for (let attemptNo = 0; ; attemptNo++) {
       if (signal?.aborted) throw signal.reason;
       try {
-        return await callOnce(call, signal);
+        return await callOnce(call, deadline - performance.now(), signal);
       } catch (error) {
         if (attemptNo >= retry.retries || !worthRetrying(error, idempotent)) throw error;
-        const wait = error instanceof ProblemError ? error.retryAfterMs : undefined;
-        await sleep(wait ?? backoffDelay(attemptNo, { baseMs: retry.minDelayMs, maxMs: retry.maxDelayMs }), signal);
+        const asked = error instanceof ProblemError ? error.retryAfterMs : undefined;
+        const wait = asked ?? backoffDelay(attemptNo, { baseMs: retry.minDelayMs, maxMs: retry.maxDelayMs });
+        // No attempt could start within the budget: the error is the call's answer now, not after the wait.
+        if (performance.now() + wait >= deadline) throw error;
+        await sleep(wait, signal);
       }
     }
   }
@@ -298,10 +328,11 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
       callWithRetries(true, o, (i) =>
         expectJson(api.GET('/orgs/{orgId}/invites', { params: { path: { orgId: p.orgId } }, ...i })),
       ),
+    // Each oauth-connect or oauth-update makes a new consent link: never sent again once it may have arrived.
     oauthConnect: (body, o) =>
-      callWithRetries(true, o, (i) => expectUrl(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
+      callWithRetries(false, o, (i) => expectUrl(api.POST('/oauth-connect', { body, parseAs: 'text', ...i }))),
     oauthUpdate: (p, o) =>
-      callWithRetries(true, o, (i) =>
+      callWithRetries(false, o, (i) =>
         expectUrl(
           api.PATCH('/projects/{projectIdOrName}/connections/{connectionId}:oauth-update', {
             params: { path: { ...project(p), connectionId: p.connectionId } },

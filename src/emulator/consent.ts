@@ -120,7 +120,7 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
   if (type !== 'application/x-www-form-urlencoded') {
     throw new HttpProblem({ status: 415, detail: 'the consent form posts application/x-www-form-urlencoded' });
   }
-  const text = await readTextBody(request, LIMITS.formBytes);
+  const text = await readTextBody(request, LIMITS.formBytes, { deadlineMs: env.bodyDeadlineMs });
   // The body may have taken a while: the consent may have expired, or been forgotten for a newer one of its group,
   // meanwhile. It is judged as it stands now that the body is here.
   const later: Env = { ...env, now: env.clock() };

@@ -20,6 +20,8 @@ export interface Env {
   /** The origin browsers reach the emulator at: --public-url, or the listening address. */
   publicOrigin: string;
   verifyDelayMs: number;
+  /** How long a request body may take to arrive whole (408 after). */
+  bodyDeadlineMs: number;
   /** Marks the state changed, so it is saved. */
   changed(): void;
 }

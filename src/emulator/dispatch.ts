@@ -15,6 +15,8 @@ export interface DispatchOptions {
   contract: Contract;
   auth: Auth;
   bodyLimit: number;
+  /** How long a body may take to arrive whole (408 after). */
+  bodyDeadlineMs: number;
   /** How oauth-connect and oauth-update answer the URL: a JSON string or text/plain. */
   urlFormat: 'json' | 'text';
 }
@@ -88,14 +90,14 @@ function invalidInput(issues: ReturnType<OperationInfo['validateBody']>['issues'
   return invalidRequest(detail, shown);
 }
 
-export function createDispatch({ contract, auth, bodyLimit, urlFormat }: DispatchOptions): Dispatch {
+export function createDispatch({ contract, auth, bodyLimit, bodyDeadlineMs, urlFormat }: DispatchOptions): Dispatch {
   return async function dispatch(request, subPath, server, env) {
     const { op, params: pathParams } = findOperation(contract.operations, request, subPath, server);
     const principal = auth.authenticate(request, op);
     const operationId = op.operationId as OperationId;
     let body: unknown;
     if (op.hasBody) {
-      body = await readJsonBody(request, bodyLimit);
+      body = await readJsonBody(request, bodyLimit, { deadlineMs: bodyDeadlineMs });
       if (jsonBeyond(body, { depth: LIMITS.jsonDepth }) === 'depth') {
         throw new HttpProblem({
           status: 400,

@@ -78,12 +78,13 @@ function originOf(host: string, port: number): string {
 }
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
-  const { apiKey, verifyDelayMs, urlFormat, bodyLimit, now, publicUrl, cors } = resolveEmulatorOptions(options);
+  const { apiKey, verifyDelayMs, urlFormat, bodyLimit, bodyDeadlineMs, now, publicUrl, cors } =
+    resolveEmulatorOptions(options);
   const contract = loadContract();
   const durable = openDurableState(options.dataFile);
   const { state } = durable;
   const auth = createAuth({ apiKey, secret: options.jwtSecret ?? state.tokenSecret, now });
-  const dispatch = createDispatch({ contract, auth, bodyLimit, urlFormat });
+  const dispatch = createDispatch({ contract, auth, bodyLimit, bodyDeadlineMs, urlFormat });
 
   let server: Server | undefined;
   let info: ListenInfo | undefined;
@@ -124,6 +125,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       clock: now,
       publicOrigin: origin(),
       verifyDelayMs,
+      bodyDeadlineMs,
       changed: () => void (changed = true),
     });
     let response: Response;

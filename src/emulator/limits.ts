@@ -8,6 +8,8 @@ export const LIMITS = {
   bodyBytes: 1024 * 1024,
   /** Largest consent form body in bytes. */
   formBytes: 4096,
+  /** Milliseconds a request body (an operation's, the consent form's) may take to arrive whole: 408 after. */
+  bodyDeadlineMs: 10_000,
   /** Deepest nesting of arrays and objects in any JSON body. */
   jsonDepth: 32,
   /** Deepest nesting inside providerMetadata ({} is 1, {"a": {}} is 2). */

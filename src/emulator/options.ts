@@ -28,6 +28,8 @@ export interface EmulatorOptions {
   jwtSecret?: string;
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** Milliseconds a request body may take to arrive whole, from the start of its read (default 10000): 408 after. */
+  bodyDeadline?: number;
   /**
    * Origins allowed to call the emulator from a browser (CORS); `'*'` (alone or in the list) is any. Default: with
    * the default API key (public knowledge), loopback origins only (http(s)://localhost, *.localhost, 127.x, [::1],
@@ -43,6 +45,7 @@ export interface ResolvedEmulatorOptions {
   verifyDelayMs: number;
   urlFormat: 'json' | 'text';
   bodyLimit: number;
+  bodyDeadlineMs: number;
   now: () => Date;
   /** The origin of `publicUrl`, when given. */
   publicUrl: string | undefined;
@@ -55,6 +58,10 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
   const verifyDelayMs = options.verifyDelay ?? 1500;
   if (!Number.isFinite(verifyDelayMs) || verifyDelayMs < 0) {
     throw new TypeError('connect-provider emulator: verifyDelay must be a number of milliseconds >= 0');
+  }
+  const bodyDeadlineMs = options.bodyDeadline ?? LIMITS.bodyDeadlineMs;
+  if (!Number.isFinite(bodyDeadlineMs) || bodyDeadlineMs <= 0) {
+    throw new TypeError('connect-provider emulator: bodyDeadline must be a number of milliseconds > 0');
   }
   const urlFormat = options.urlFormat ?? 'json';
   if (urlFormat !== 'json' && urlFormat !== 'text')
@@ -74,6 +81,7 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
     verifyDelayMs,
     urlFormat,
     bodyLimit: options.bodyLimit ?? LIMITS.bodyBytes,
+    bodyDeadlineMs,
     now: options.now ?? (() => new Date()),
     publicUrl,
     cors: corsPolicy(options.corsOrigins, apiKey === DEFAULT_API_KEY),

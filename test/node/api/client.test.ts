@@ -642,6 +642,9 @@ describe('createPlatformClient: edges', () => {
       'createNotificationEventTopicRoute',
       (c) => c.createNotificationEventTopicRoute({ projectIdOrName: 'p', body: { topicId: 't' } } as never),
     ],
+    // Each makes a new consent link.
+    ['oauthConnect', (c) => c.oauthConnect({ projectId: 'p', provider: 'x', groupRef: 'g', consumerRef: 'c' })],
+    ['oauthUpdate', (c) => c.oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' })],
   ];
   for (const [name, call] of once) {
     it(`${name} is never sent twice: the platform may have acted on it`, async () => {

@@ -15,12 +15,6 @@ describe('createPlatformClient retries and aborts, operation by operation', () =
   const idempotent: Array<[string, (c: PlatformClient) => Promise<unknown>, Reply]> = [
     ['listInvites', (c) => c.listInvites({ orgId: 'o' }), { body: [] }],
     [
-      'oauthConnect',
-      (c) => c.oauthConnect({ projectId: 'p', provider: 'x', groupRef: 'g', consumerRef: 'c' }),
-      { body: 'https://x.test/' },
-    ],
-    ['oauthUpdate', (c) => c.oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' }), { body: 'https://x.test/' }],
-    [
       'getConnection',
       (c) => c.getConnection({ projectIdOrName: 'p', connectionId: 'c' }),
       { body: sampleConnection() },
