@@ -5,11 +5,14 @@ import { clientClosed, HttpProblem } from '../http/http-problem.js';
 import { jsonParts } from '../http/json-response.js';
 import type { ResponseParts } from '../http/response-parts.js';
 import { isClientGone } from '../http/client-gone.js';
+import { isRecord } from '../shared/json.js';
 import type { Connection } from '../shared/types.js';
 import { consumerRefOf, groupRefOf, toBrowserConnection } from './connection.js';
+import { checkCredentialKind, parseCredential } from './credential-input.js';
 import {
   decodeConnectionId,
   decodeProviderName,
+  invalidField,
   parseConnectBody,
   parseOwnQuery,
   parseProviderQuery,
@@ -119,6 +122,36 @@ export const listConnections: Operation = async (context, { request, user }) => 
     .map(toBrowserConnection);
   listed.sort((a, b) => String(b.createTime ?? '').localeCompare(String(a.createTime ?? '')));
   return jsonParts(listed);
+};
+
+/**
+ * POST {endpoint}/connections: a connection made with the credential the user typed, of the kind the provider's
+ * scheme takes, for the caller's group and consumer.
+ */
+export const createConnection: Operation = async (context, call) => {
+  const body = await readBody(context, call);
+  const fields = parseConnectBody(body, context.providers);
+  const parsed = parseCredential(body as Record<string, unknown>);
+  checkCredentialKind(await context.platform.providerInfo(fields.provider), parsed?.kind);
+  const connection = await context.platform.generateConnection(call.user, fields, parsed?.credential ?? {});
+  return { ...jsonParts(toBrowserConnection(connection)), status: 201 };
+};
+
+/**
+ * PATCH {endpoint}/connections/{id}: new credentials for a connection of the caller's group (another group's is a
+ * 404, and the platform is never asked to change it).
+ */
+export const updateConnection: Operation = async (context, call) => {
+  const connectionId = decodeConnectionId(call.segment);
+  const body = await readBody(context, call);
+  if (!isRecord(body)) throw invalidField('(root)', 'must be a JSON object');
+  const parsed = parseCredential(body);
+  const connection = await context.platform.ownConnection(call.user, connectionId, call.aborted);
+  checkCredentialKind(await context.platform.providerInfo(connection.provider), parsed?.kind);
+  if (!parsed) throw invalidField('(root)', 'must hold the new credential');
+  return jsonParts(
+    toBrowserConnection(await context.platform.updateCredential(connectionId, parsed.kind, parsed.credential)),
+  );
 };
 
 export const getProvider: Operation = async (context, { segment }) => {

@@ -6,12 +6,16 @@ import { ProblemError } from '../api/errors.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { groupRefOf } from './connection.js';
+import type { CredentialKind } from '../shared/sign-in.js';
+import { credentialValues, type Credential } from './credential-input.js';
 import type { ConnectFields } from './input.js';
 import type { ConnectHandlerOptions, ConnectUser, ResolvedOptions } from './options.js';
+import type { HttpProblem } from '../http/http-problem.js';
 import { misconfiguredProblem, notFound, ServerFault } from './handler-problems.js';
 import { toBrowserProvider } from './provider.js';
 import { createProviderCache } from './provider-cache.js';
-import type { Scrubber } from './scrub.js';
+import { createRedactor } from './redact.js';
+import { escapeRegExp, type Scrubber } from './scrub.js';
 import { invalidAnswer, platformFault } from './upstream.js';
 
 export interface Platform {
@@ -22,6 +26,10 @@ export interface Platform {
   listConnections(user: ConnectUser, filter: { own: boolean; provider?: string }): Promise<unknown[]>;
   oauthConnect(user: ConnectUser, fields: ConnectFields): Promise<string>;
   oauthUpdate(connectionId: string): Promise<string>;
+  /** A connection made with the user's credential (generate connection); the credential is hidden in any failure. */
+  generateConnection(user: ConnectUser, fields: ConnectFields, credential: Credential): Promise<Connection>;
+  /** New credentials for a connection (update connection, `updateMask` naming their kind). */
+  updateCredential(connectionId: string, kind: CredentialKind, credential: Credential): Promise<Connection>;
   /** A provider's info as the browser gets it, from the handler's memory when it can. */
   providerInfo(name: string): Promise<BrowserProvider>;
 }
@@ -78,6 +86,24 @@ export function createPlatform(
     }
     projectSeenAt = Date.now();
     return true;
+  }
+
+  /**
+   * A failure of a call that carried a credential, with every value of it hidden (as typed and URL-encoded) in the
+   * browser's problem, the log line and the error onError gets, even where the platform's text repeats it.
+   */
+  function credentialFault(error: unknown, operation: string, credential: Credential): HttpProblem {
+    const values = credentialValues(credential);
+    const forms = [...new Set(values.flatMap((v) => [v, encodeURIComponent(v)]))].sort((a, b) => b.length - a.length);
+    const pattern = forms.length ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : undefined;
+    const hide = (text: string) => (pattern ? text.replace(pattern, '[redacted]') : text);
+    const hiding = Object.assign((text: string) => scrub(hide(text)), {
+      isClean: (text: string) => hide(text) === text && scrub.isClean(text),
+    });
+    const fault = platformFault(error, operation, { scrub: hiding });
+    if (!(fault instanceof ServerFault)) return fault;
+    const redacted = values.reduce<unknown>((value, secret) => createRedactor(secret)(value), fault.error);
+    return new ServerFault(fault, fault.kind, hide(fault.logMessage), redacted);
   }
 
   async function fetchProvider(name: string): Promise<BrowserProvider> {
@@ -156,6 +182,38 @@ export function createPlatform(
         return await client.oauthUpdate({ projectIdOrName: project, connectionId });
       } catch (error) {
         throw platformFault(error, 'oauth-update', { scrub });
+      }
+    },
+
+    async generateConnection(user, fields, credential) {
+      try {
+        return await client.generateConnection({
+          projectIdOrName: project,
+          body: {
+            ...fields,
+            ...credential,
+            groupRef: user.groupRef,
+            consumerRef: user.consumerRef,
+            ...(user.groupName ? { groupName: user.groupName } : {}),
+            ...(user.consumerName ? { consumerName: user.consumerName } : {}),
+          },
+        });
+      } catch (error) {
+        // Generate connection names no connection: its 404 can only mean a wrong baseUrl or project.
+        if (isNotFound(error)) throw misconfigured('generate-connection', error);
+        throw credentialFault(error, 'generate-connection', credential);
+      }
+    },
+
+    async updateCredential(connectionId, kind, credential) {
+      try {
+        return await client.updateConnection({
+          projectIdOrName: project,
+          connectionId,
+          body: { updateMask: [kind], connection: credential },
+        });
+      } catch (error) {
+        throw credentialFault(error, 'update-connection', credential);
       }
     },
 

@@ -4,12 +4,14 @@
 // picks its operation among that resource's routes (405 for another method).
 import { methodNotAllowed } from '../http/http-problem.js';
 import {
+  createConnection,
   deleteConnection,
   getConnection,
   getProvider,
   listConnections,
   oauthConnect,
   oauthUpdate,
+  updateConnection,
   type Operation,
 } from './operations.js';
 import { notFound } from './handler-problems.js';
@@ -36,10 +38,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'PATCH', path: OAUTH_UPDATE, operation: oauthUpdate },
   // GET {endpoint}/connections/{id}: one of the caller's group's connections
   { method: 'GET', path: CONNECTION, operation: getConnection },
+  // PATCH {endpoint}/connections/{id}: new credentials for a connection of the caller's group (form providers)
+  { method: 'PATCH', path: CONNECTION, operation: updateConnection },
   // DELETE {endpoint}/connections/{id}: disconnects it (only with allowDisconnect)
   { method: 'DELETE', path: CONNECTION, operation: deleteConnection, option: 'allowDisconnect' },
   // GET {endpoint}/connections?provider=&own=true (both optional): the caller's group's connections, newest first
   { method: 'GET', path: CONNECTIONS, operation: listConnections },
+  // POST {endpoint}/connections: a connection made with the credential the user typed (form providers)
+  { method: 'POST', path: CONNECTIONS, operation: createConnection },
   // GET {endpoint}/providers/{name}: what the element shows of a provider
   { method: 'GET', path: PROVIDER, operation: getProvider },
 ];

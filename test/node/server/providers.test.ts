@@ -78,8 +78,12 @@ describe('the provider route', () => {
         regular: { iconURL: `${origin}/media/salesforce.svg` },
         darkMode: { iconURL: `${origin}/media/salesforce-dark.svg` },
       },
-      // Salesforce's generic login serves any org: no workspace needed.
-      oauth2Opts: { explicitWorkspaceRequired: false },
+      // Salesforce's generic login serves any org: no workspace needed. It signs in through consent.
+      oauth2Opts: {
+        docsURL: 'https://help.salesforce.com/s/articleView?id=sf.remoteaccess_oauth_web_server_flow.htm',
+        explicitWorkspaceRequired: false,
+        grantType: 'authorizationCode',
+      },
     });
     assert.deepEqual(await (await get(handler, '/providers/slack/')).json(), {
       name: 'slack',
@@ -89,11 +93,102 @@ describe('the provider route', () => {
         regular: { iconURL: `${origin}/media/slack.svg` },
         darkMode: { iconURL: `${origin}/media/slack-dark.svg` },
       },
-      oauth2Opts: { explicitWorkspaceRequired: false },
+      oauth2Opts: { explicitWorkspaceRequired: false, grantType: 'authorizationCode' },
     });
     // Zendesk needs its subdomain before the consent page can open.
     const zendesk = (await (await get(handler, '/providers/zendesk')).json()) as { oauth2Opts: unknown };
-    assert.deepEqual(zendesk.oauth2Opts, { explicitWorkspaceRequired: true });
+    assert.deepEqual(zendesk.oauth2Opts, { explicitWorkspaceRequired: true, grantType: 'authorizationCode' });
+  });
+
+  it('answers what a form provider asks for: its scheme, the key as basic, client credentials, custom inputs, docs', async () => {
+    const handler = make();
+    const info = async (name: string) => {
+      const {
+        name: _name,
+        displayName: _display,
+        media: _media,
+        ...rest
+      } = await (await get(handler, `/providers/${name}`)).json();
+      return rest;
+    };
+    assert.deepEqual(await info('apollo'), {
+      authType: 'apiKey',
+      apiKeyOpts: { docsURL: 'https://docs.apollo.io/docs/create-api-key' },
+    });
+    assert.deepEqual(await info('insightly'), {
+      authType: 'basic',
+      basicOpts: {
+        docsURL: 'https://support.insight.ly/en-US/Knowledge/article/2775#API%20Key%20and%20URL',
+        apiKeyAsBasic: true,
+        apiKeyAsBasicOpts: { fieldUsed: 'username' },
+      },
+    });
+    assert.deepEqual(await info('cloudtalk'), {
+      authType: 'basic',
+      basicOpts: { docsURL: 'https://developers.cloudtalk.io/reference/authentication' },
+    });
+    assert.deepEqual(await info('paypal'), {
+      authType: 'oauth2',
+      oauth2Opts: {
+        docsURL: 'https://developer.paypal.com/api/rest',
+        explicitWorkspaceRequired: false,
+        grantType: 'clientCredentials',
+      },
+    });
+    assert.deepEqual(await info('clariCopilot'), {
+      authType: 'custom',
+      customOpts: {
+        inputs: [
+          { name: 'apiKey', displayName: 'API Key', docsURL: 'https://api-doc.copilot.clari.com/' },
+          { name: 'apiSecret', displayName: 'API Secret', docsURL: 'https://api-doc.copilot.clari.com/' },
+        ],
+      },
+    });
+  });
+
+  it('keeps a custom input’s field type and options, and checks every docs URL like any URL the browser gets', async () => {
+    const handler = make({
+      fetch: platformAnswering({
+        name: 'odd',
+        authType: 'custom',
+        apiKeyOpts: { docsURL: 'javascript:alert(1)', attachmentType: 'header', header: { name: 'X-Key' } },
+        basicOpts: {
+          docsURL: 'http://docs.example/insecure',
+          apiKeyAsBasic: 'yes',
+          apiKeyAsBasicOpts: { fieldUsed: 'both' },
+        },
+        customOpts: {
+          inputs: [
+            {
+              name: 'region',
+              fieldType: 'fieldTypeSelect',
+              options: [{ value: 'eu', label: 'Europe' }, { value: 'us' }, { label: 'no value' }],
+              docsURL: 'data:text/html,x',
+            },
+            { displayName: 'no name' },
+          ],
+        },
+      }),
+    });
+    const answer = await (await get(handler, '/providers/odd')).json();
+    assert.equal(answer.apiKeyOpts, undefined, 'no usable docs URL, nothing else kept');
+    assert.deepEqual(
+      answer.basicOpts,
+      {},
+      'an http docs URL of a remote platform, a non-boolean and an unknown field dropped',
+    );
+    assert.deepEqual(answer.customOpts, {
+      inputs: [
+        {
+          name: 'region',
+          fieldType: 'fieldTypeSelect',
+          options: [
+            { value: 'eu', label: 'Europe' },
+            { value: 'us', label: 'us' },
+          ],
+        },
+      ],
+    });
   });
 
   it('asks the platform once per provider, concurrent first requests sharing the call', async () => {

@@ -45,12 +45,12 @@ describe('routes, methods and who is calling', () => {
     }
   });
 
-  it('answers 405 naming the one allowed method of each route', { timeout: 10_000 }, async () => {
+  it('answers 405 naming the allowed methods of each route', { timeout: 10_000 }, async () => {
     const handler = make();
     for (const [path, allowed] of [
       ['/connections/c1:oauth-update', 'PATCH'],
-      ['/connections', 'GET'],
-      ['/connections/c1', 'GET'],
+      ['/connections', 'GET, POST'],
+      ['/connections/c1', 'GET, PATCH'],
       ['/oauth-connect', 'POST'],
     ]) {
       const response = await call(handler, path, { method: 'PUT' });
@@ -59,7 +59,7 @@ describe('routes, methods and who is calling', () => {
       assert.equal(body.detail, `PUT is not allowed here; allowed: ${allowed}`);
     }
     const long = await problemOf(await call(handler, '/connections', { method: 'PROPFIND-PROPFIND-PROPFIND' }), 405);
-    assert.equal(long.detail, 'PROPFIND-PROPFIND-PR is not allowed here; allowed: GET');
+    assert.equal(long.detail, 'PROPFIND-PROPFIND-PR is not allowed here; allowed: GET, POST');
     assert.equal(asked().length, 0);
   });
 

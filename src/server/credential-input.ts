@@ -1,0 +1,93 @@
+// What the browser may send as a user's credential (POST and PATCH of
+// {endpoint}/connections): exactly one kind, of the platform's shape, each
+// value a bounded string, checked against the provider's scheme. A problem
+// about a credential names its field and never echoes its value.
+import { invalidRequest, type HttpProblem } from '../http/http-problem.js';
+import { isRecord } from '../shared/json.js';
+import type { BrowserProvider } from '../shared/provider.js';
+import type { GenerateConnectionRequest } from '../shared/types.js';
+import { CREDENTIAL_KINDS, signInOf, type CredentialKind } from '../shared/sign-in.js';
+
+/** The longest credential value, in characters (docs/server.md). */
+export const MAX_CREDENTIAL_LENGTH = 4096;
+/** The most inputs a `customAuth` credential may hold. */
+export const MAX_CUSTOM_INPUTS = 20;
+
+/** One credential in the platform's shape, e.g. `{ apiKey: '...' }` or `{ basicAuth: { username, password } }`. */
+export type Credential = Pick<GenerateConnectionRequest, CredentialKind>;
+
+/** The fields each object kind holds: required ones, and optional `scopes`. */
+const FIELDS: Partial<Record<CredentialKind, readonly string[]>> = {
+  basicAuth: ['username', 'password'],
+  oauth2ClientCredentials: ['clientId', 'clientSecret'],
+  oauth2PasswordCredentials: ['username', 'password', 'clientId', 'clientSecret'],
+};
+
+function refused(name: string, detail: string): HttpProblem {
+  return invalidRequest(`${name} ${detail}`, [{ detail, in: 'body', name }]);
+}
+
+function credentialText(value: unknown, name: string): string {
+  if (typeof value !== 'string') throw refused(name, 'must be a string');
+  if (value.length > MAX_CREDENTIAL_LENGTH) throw refused(name, `is longer than ${MAX_CREDENTIAL_LENGTH} characters`);
+  return value;
+}
+
+/** The one credential kind `body` holds, checked and copied (nothing else of the body); undefined when none. */
+export function parseCredential(
+  body: Record<string, unknown>,
+): { kind: CredentialKind; credential: Credential } | undefined {
+  const sent = CREDENTIAL_KINDS.filter((kind) => body[kind] !== undefined && body[kind] !== null);
+  if (sent.length > 1)
+    throw refused(sent[1], `is a second credential: send only one of ${CREDENTIAL_KINDS.join(', ')}`);
+  const kind = sent[0];
+  if (!kind) return undefined;
+  const value = body[kind];
+  if (kind === 'apiKey') return { kind, credential: { apiKey: credentialText(value, kind) } };
+  if (!isRecord(value)) throw refused(kind, 'must be an object');
+  const out: Record<string, unknown> = {};
+  if (kind === 'customAuth') {
+    const names = Object.keys(value);
+    if (names.length > MAX_CUSTOM_INPUTS) throw refused(kind, `has more than ${MAX_CUSTOM_INPUTS} inputs`);
+    for (const name of names) out[name] = credentialText(value[name], `${kind}.${name}`);
+  } else {
+    for (const field of FIELDS[kind]!) out[field] = credentialText(value[field], `${kind}.${field}`);
+    const scopes = value.scopes;
+    if (kind !== 'basicAuth' && scopes !== undefined && scopes !== null) {
+      if (!Array.isArray(scopes) || scopes.length > MAX_CUSTOM_INPUTS)
+        throw refused(`${kind}.scopes`, 'must be a short array of strings');
+      out.scopes = scopes.map((scope, i) => credentialText(scope, `${kind}.scopes[${i}]`));
+    }
+  }
+  return { kind, credential: { [kind]: out } as Credential };
+}
+
+/**
+ * Checks that the credential is the kind the provider's scheme takes (a provider that signs in through consent, or
+ * takes nothing, takes none); a wrong kind is a 400 naming the field sent, or the field missing.
+ */
+export function checkCredentialKind(info: BrowserProvider, sent: CredentialKind | undefined): void {
+  const signIn = signInOf(info);
+  const wanted = signIn.way === 'form' ? signIn.kind : undefined;
+  if (sent === wanted) return;
+  if (sent === undefined) throw refused(wanted!, `is required: ${info.name} signs in with it`);
+  const how =
+    signIn.way === 'popup'
+      ? 'signs in through its consent page (oauth-connect)'
+      : wanted
+        ? `takes ${wanted}`
+        : 'takes no credential';
+  throw refused(sent, `is not what ${info.name} takes: it ${how}`);
+}
+
+/** Every credential value, to hide them wherever a text could repeat them. */
+export function credentialValues(credential: Credential): string[] {
+  const values: string[] = [];
+  const collect = (value: unknown) => {
+    if (typeof value === 'string') values.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (isRecord(value)) Object.values(value).forEach(collect);
+  };
+  collect(credential);
+  return values.filter((value) => value !== '');
+}
