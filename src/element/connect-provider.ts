@@ -423,8 +423,9 @@ export class ConnectProvider extends LitElement {
 
   #handleInput(event: Event): void {
     const input = event.target as HTMLInputElement;
-    // A credential stays in its input alone.
-    if (input.dataset.credential !== undefined) return void (this.inputProblem = '');
+    // A credential stays in its input alone; typing into it answers the problem (an empty one, Chromium's input event
+    // on focus, does not).
+    if (input.dataset.credential !== undefined) return void (input.value && (this.inputProblem = ''));
     // Only a changed value answers the problem (Chromium fires input on a focused empty field too).
     if ((this.values[input.name] ?? '') === input.value) return;
     this.values = { ...this.values, [input.name]: input.value };

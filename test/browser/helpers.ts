@@ -162,10 +162,16 @@ export async function ended(w: ReturnType<typeof watch>, timeout = 10000): Promi
 }
 
 /** What the server saw under /observe/{tag}/ (times by the server's clock). */
-export async function serverLog(
-  tag: string,
-): Promise<
-  Array<{ method: string; path: string; headers: Record<string, string>; body: string; at: number; abortedAt?: number }>
+export async function serverLog(tag: string): Promise<
+  Array<{
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    body: string;
+    at: number;
+    abortedAt?: number;
+    answer?: string;
+  }>
 > {
   return (await fetch(`/__test__/log?tag=${tag}`)).json();
 }

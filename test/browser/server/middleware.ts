@@ -80,6 +80,8 @@ interface Observed {
   at: number;
   /** When the client gave up the request before an answer (ms, server clock). */
   abortedAt?: number;
+  /** The handler's answer, as the browser got it. */
+  answer?: string;
 }
 const observed = new Map<string, Observed[]>();
 
@@ -249,6 +251,11 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     return;
   }
   if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
+  if (path === '/__test__/platform-holds') {
+    // How many of the platform's connections hold this text anywhere (their credentials included).
+    const text = String(ctx.query.text);
+    return json(ctx, emulator.state.connections.filter((c) => JSON.stringify(c).includes(text)).length);
+  }
   if (path === '/__test__/connection') {
     const connection = emulator.state.connections.find((c) => c.id === ctx.query.id);
     return json(
@@ -405,6 +412,20 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       await new Promise((r) => setTimeout(r, 4000));
       return relay(ctx, answer);
     }
+    if (mode === 'select' && /\/providers\/clariCopilot$/.test(rest)) {
+      // Clari Copilot's API key as a choice of two (no catalog provider has a select input yet).
+      return relay(ctx, await callHandler(ctx, body, rest), (info) => {
+        info.customOpts.inputs[0] = {
+          ...info.customOpts.inputs[0],
+          fieldType: 'fieldTypeSelect',
+          options: [
+            { value: 'key-eu', label: 'Europe' },
+            { value: 'key-us', label: 'United States' },
+          ],
+        };
+        return info;
+      });
+    }
     if (mode === 'html') {
       ctx.type = 'text/html';
       ctx.body = '<!doctype html><title>app</title>';
@@ -416,7 +437,9 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       ctx.body = 'Not Found';
       return;
     }
-    return relay(ctx, await callHandler(ctx, body, rest));
+    const answer = await callHandler(ctx, body, rest);
+    entry.answer = await answer.clone().text();
+    return relay(ctx, answer);
   }
 
   if (path.startsWith('/api/connect/')) return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
