@@ -3,7 +3,7 @@
 //   dist/vscode.html-custom-data.json, dist/vscode.css-custom-data.json  VS Code
 //   dist/web-types.json                                                   JetBrains
 // The cleanup plugin drops what static analysis gets wrong here: the internal
-// reactive state (`flow`, `rest`...) seen as members, and the
+// reactive state (`flow`, `existing`...) seen as members, and the
 // variable `type` of the private emit() helper seen as an event. It also
 // types the events from HTMLElementEventMap in events.ts, points module
 // paths at what the package ships (dist/**/*.js, not src/**/*.ts), and adds
@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 
-const INTERNAL = new Set(['flow', 'rest', 'info', 'values', 'notice', 'confirming', 'disconnecting', 'focused']);
+const INTERNAL = new Set(['flow', 'existing', 'info', 'values', 'inputProblem', 'disconnectStep', 'reconnectForm']);
 
 /** 'connect-success' -> 'CustomEvent<ConnectSuccessDetail>', read from the HTMLElementEventMap block of events.ts. */
 const EVENT_TYPES = Object.fromEntries(

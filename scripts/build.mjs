@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { bundle } from './bundle.mjs';
+import { bundle, minifyElementTemplates } from './bundle.mjs';
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: 'inherit' });
@@ -22,6 +22,7 @@ function run(command, args) {
 
 rmSync('dist', { recursive: true, force: true });
 run('npx', ['tsc', '-p', 'tsconfig.build.json']);
+await minifyElementTemplates();
 copyFileSync('src/api/openapi.yaml', 'dist/api/openapi.yaml');
 chmodSync('dist/emulator/cli.js', 0o755);
 await bundle({ write: true });

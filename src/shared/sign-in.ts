@@ -37,65 +37,51 @@ export type SignIn =
   /** `kind` undefined: the provider takes nothing (`none`), and the form has no input. */
   | { way: 'form'; kind?: CredentialKind; inputs: CredentialInput[] };
 
-const builtIn = (name: CredentialLabel, masked: boolean, docsURL?: string): CredentialInput => ({
-  name,
-  label: { builtIn: name },
-  masked,
-  ...(docsURL ? { docsURL } : {}),
-});
+/** The built-in forms, by `authType` (by grant for oauth2): the credential kind, then its inputs in order. */
+const FORMS: Record<string, [CredentialKind, ...CredentialLabel[]]> = {
+  apiKey: ['apiKey', 'apiKey'],
+  basic: ['basicAuth', 'username', 'password'],
+  'oauth2:clientCredentials': ['oauth2ClientCredentials', 'clientId', 'clientSecret'],
+  'oauth2:password': ['oauth2PasswordCredentials', 'username', 'password', 'clientId', 'clientSecret'],
+};
+const MASKED = new Set<string>(['apiKey', 'password', 'clientSecret']);
 
 /** How the provider signs in; a provider not known (no providers route) signs in through the popup. */
 export function signInOf(info: BrowserProvider | null | undefined): SignIn {
-  switch (info?.authType) {
-    case 'apiKey':
-      return { way: 'form', kind: 'apiKey', inputs: [builtIn('apiKey', true, info.apiKeyOpts?.docsURL)] };
-    case 'basic': {
-      const docs = info.basicOpts?.docsURL;
-      if (!info.basicOpts?.apiKeyAsBasic)
-        return {
-          way: 'form',
-          kind: 'basicAuth',
-          inputs: [builtIn('username', false, docs), builtIn('password', true)],
-        };
-      // One API key, carried as the username or the password (the other left empty).
-      const field = info.basicOpts.apiKeyAsBasicOpts?.fieldUsed === 'password' ? 'password' : 'username';
-      return { way: 'form', kind: 'basicAuth', inputs: [{ ...builtIn('apiKey', true, docs), name: field }] };
-    }
-    case 'custom':
-      return {
-        way: 'form',
-        kind: 'customAuth',
-        inputs: (info.customOpts?.inputs ?? []).map(({ name, displayName, prompt, docsURL, fieldType, options }) => ({
-          name,
-          label: { text: displayName || name },
-          masked: fieldType !== 'fieldTypeText' && fieldType !== 'fieldTypeSelect',
-          ...(fieldType === 'fieldTypeSelect' ? { options: options ?? [] } : {}),
-          ...(prompt ? { prompt } : {}),
-          ...(docsURL ? { docsURL } : {}),
-        })),
-      };
-    case 'none':
-      return { way: 'form', inputs: [] };
-    case 'oauth2': {
-      const grant = info.oauth2Opts?.grantType;
-      const docs = info.oauth2Opts?.docsURL;
-      const client = [builtIn('clientId', false, docs), builtIn('clientSecret', true)];
-      if (grant === 'clientCredentials') return { way: 'form', kind: 'oauth2ClientCredentials', inputs: client };
-      if (grant === 'password')
-        return {
-          way: 'form',
-          kind: 'oauth2PasswordCredentials',
-          inputs: [
-            builtIn('username', false, docs),
-            builtIn('password', true),
-            ...client.map(({ docsURL: _, ...input }) => input),
-          ],
-        };
-      return { way: 'popup' };
-    }
-    default:
-      return { way: 'popup' };
-  }
+  const type = info?.authType;
+  if (type === 'none') return { way: 'form', inputs: [] };
+  if (type === 'custom')
+    return {
+      way: 'form',
+      kind: 'customAuth',
+      inputs: (info!.customOpts?.inputs ?? []).map(({ name, displayName, prompt, docsURL, fieldType, options }) => ({
+        name,
+        label: { text: displayName || name },
+        masked: fieldType !== 'fieldTypeText' && fieldType !== 'fieldTypeSelect',
+        ...(fieldType === 'fieldTypeSelect' ? { options: options ?? [] } : {}),
+        ...(prompt ? { prompt } : {}),
+        ...(docsURL ? { docsURL } : {}),
+      })),
+    };
+  const form = FORMS[type === 'oauth2' ? `oauth2:${info!.oauth2Opts?.grantType}` : String(type)];
+  if (!form) return { way: 'popup' };
+  const [kind, ...names] = form;
+  const docsURL = (type === 'oauth2' ? info!.oauth2Opts : type === 'basic' ? info!.basicOpts : info!.apiKeyOpts)
+    ?.docsURL;
+  // basic with apiKeyAsBasic: one API key, carried as the username or the password (the other left empty).
+  const asBasic = type === 'basic' && info!.basicOpts?.apiKeyAsBasic;
+  const fieldUsed = info?.basicOpts?.apiKeyAsBasicOpts?.fieldUsed === 'password' ? 'password' : 'username';
+  return {
+    way: 'form',
+    kind,
+    inputs: (asBasic ? [fieldUsed] : names).map((name, i): CredentialInput => ({
+      name,
+      label: { builtIn: asBasic ? 'apiKey' : (name as CredentialLabel) },
+      masked: !!asBasic || MASKED.has(name),
+      // The docs tell where to find the credential: beside its first input.
+      ...(i === 0 && docsURL ? { docsURL } : {}),
+    })),
+  };
 }
 
 /** The credential in the platform's shape, from the values of the form's inputs (by name). */
