@@ -21,9 +21,11 @@ export const AREAS = {
     ],
     // Every file of test/node/api but the run against the emulator (api/against-emulator.test.ts), and test/node/shared.
     tests: [
+      'test/node/api/answer-limit.test.ts',
       'test/node/api/client.test.ts',
       'test/node/api/client-middleware.test.ts',
       'test/node/api/errors.test.ts',
+      'test/node/api/key-only-to-base-origin.test.ts',
       'test/node/api/options.test.ts',
       'test/node/api/retry.test.ts',
       'test/node/shared/**/*.test.ts',
@@ -56,6 +58,7 @@ export const AREAS = {
       'test/node/server/report.test.ts',
       'test/node/server/routes.test.ts',
       'test/node/server/scrub.test.ts',
+      'test/node/server/timeout-budget.test.ts',
       'test/node/server/upstream.test.ts',
       'test/node/http/response-parts.test.ts',
       'test/node/http/client-gone.test.ts',
@@ -105,6 +108,7 @@ export const AREAS = {
         'src/emulator/jwt.ts',
         'src/emulator/auth.ts',
         'src/emulator/cors.ts',
+        'src/emulator/hosts.ts',
         'src/emulator/limits.ts',
         'src/emulator/consent.ts',
       ],
@@ -114,6 +118,7 @@ export const AREAS = {
     // it reads the text of operations.ts, which Stryker rewrites in its sandbox, so its first run fails there.
     tests: [
       'test/node/emulator/auth.test.ts',
+      'test/node/emulator/body-deadline.test.ts',
       'test/node/emulator/catalog.test.ts',
       'test/node/emulator/connect.test.ts',
       'test/node/emulator/consent.test.ts',
@@ -124,6 +129,7 @@ export const AREAS = {
       'test/node/emulator/credentials-never-answered.test.ts',
       'test/node/emulator/cors.test.ts',
       'test/node/emulator/data-file-lock.test.ts',
+      'test/node/emulator/dns-rebinding.test.ts',
       'test/node/emulator/durability.test.ts',
       'test/node/emulator/emulator.test.ts',
       'test/node/emulator/http.test.ts',

@@ -16,6 +16,10 @@ const USAGE = `usage: connect-provider-emulator [options]
   --cors-origin O     allow browser calls from origin O (repeatable; * for any). Default: with the
                       default API key, loopback origins only (localhost, *.localhost, 127.x, [::1]);
                       with an --api-key of your own, any origin
+  --allowed-host H    answer requests whose Host is H (repeatable; * for any). Default: with the
+                      default API key, loopback names only (localhost, *.localhost, 127.x, [::1])
+                      and the --public-url host, against DNS rebinding; with an --api-key of your
+                      own, any
   --token-secret S    secret that signs Bearer JWTs, 16+ characters
                       (default: a random one, kept in the --data file)
   --help              this text`;
@@ -37,6 +41,7 @@ try {
       'url-format': { type: 'string', default: 'json' },
       'public-url': { type: 'string' },
       'cors-origin': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
       'token-secret': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -72,6 +77,7 @@ try {
     ...(values.data ? { dataFile: values.data } : {}),
     ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
     ...(values['cors-origin'] ? { corsOrigins: values['cors-origin'] } : {}),
+    ...(values['allowed-host'] ? { allowedHosts: values['allowed-host'] } : {}),
     ...(values['token-secret'] ? { jwtSecret: values['token-secret'] } : {}),
   });
   const info = await emulator.listen(port, values.host);

@@ -17,6 +17,7 @@ import { isMediaPath } from './media.js';
 import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
 import { errorResponse, problemOf } from './error-handler.js';
 import { findRoute } from './routes.js';
+import { checkHost } from './hosts.js';
 import { openDurableState } from './durable.js';
 import type { EmulatorState } from './state.js';
 
@@ -78,7 +79,7 @@ function originOf(host: string, port: number): string {
 }
 
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
-  const { apiKey, verifyDelayMs, urlFormat, bodyLimit, bodyDeadlineMs, now, publicUrl, cors } =
+  const { apiKey, verifyDelayMs, urlFormat, bodyLimit, bodyDeadlineMs, now, publicUrl, cors, hosts } =
     resolveEmulatorOptions(options);
   const contract = loadContract();
   const durable = openDurableState(options.dataFile);
@@ -99,6 +100,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   }
 
   async function routeRequest(request: Request, env: () => Env): Promise<Response> {
+    checkHost(request, hosts);
     const preflightAnswer = preflight(request, cors);
     if (preflightAnswer) return preflightAnswer;
     const path = pathnameOf(request);

@@ -1,6 +1,7 @@
 // The emulator's options, checked (a TypeError for an unusable one) and with
 // their defaults.
 import { corsPolicy, type CorsPolicy } from './cors.js';
+import { hostPolicy, type HostPolicy } from './hosts.js';
 import { LIMITS } from './limits.js';
 
 /** The API key of every emulator started without one: public knowledge, so CORS answers only loopback origins. */
@@ -36,6 +37,12 @@ export interface EmulatorOptions {
    * any port) and no private-network access; with a key of one's own, any origin.
    */
   corsOrigins?: readonly string[] | '*';
+  /**
+   * Host names (or addresses) the emulator answers besides loopback ones, on purpose; `'*'` is any. Default: with the
+   * default API key, loopback names only (localhost, *.localhost, 127.x, [::1]) and publicUrl's host, so that no web
+   * page drives the emulator by DNS rebinding (any other Host is a 403 problem); with a key of one's own, any.
+   */
+  allowedHosts?: readonly string[] | '*';
   /** The clock (for tests). */
   now?: () => Date;
 }
@@ -50,6 +57,7 @@ export interface ResolvedEmulatorOptions {
   /** The origin of `publicUrl`, when given. */
   publicUrl: string | undefined;
   cors: CorsPolicy;
+  hosts: HostPolicy;
 }
 
 export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulatorOptions {
@@ -85,5 +93,6 @@ export function resolveEmulatorOptions(options: EmulatorOptions): ResolvedEmulat
     now: options.now ?? (() => new Date()),
     publicUrl,
     cors: corsPolicy(options.corsOrigins, apiKey === DEFAULT_API_KEY),
+    hosts: hostPolicy(options.allowedHosts, apiKey === DEFAULT_API_KEY, publicUrl),
   };
 }

@@ -30,7 +30,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const KEY = { 'x-api-key': 'dev-api-key' };
 
 const projectRequest = (name: string) =>
-  new Request('http://emulator.test/v1/projects', {
+  new Request('http://emulator.localhost/v1/projects', {
     method: 'POST',
     headers: { ...KEY, 'content-type': 'application/json' },
     body: JSON.stringify({ name, appName: name, orgId: 'org_demo' }),

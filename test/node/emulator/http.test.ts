@@ -248,7 +248,7 @@ describe('emulator routing and answers', () => {
       assert.equal(api.status, 404);
       assert.equal((await api.json()).detail, 'no such route: GET /v1/nothing/here');
       // Outside its own paths, a Node listener hands the request on; handle() answers it.
-      const other = await suite.emulator.handle(new Request('http://suite.emulator.test/elsewhere', { method: 'PUT' }));
+      const other = await suite.emulator.handle(new Request('http://127.0.0.1/elsewhere', { method: 'PUT' }));
       assert.equal(other.status, 404);
       assert.equal((await other.json()).detail, 'no such route: PUT /elsewhere');
     });
@@ -317,7 +317,7 @@ describe('emulator routing and answers', () => {
     console.error = (...args: unknown[]) => logged.push(args);
     try {
       const response = await suite.emulator.handle(
-        new Request('http://suite.emulator.test/v1/oauth-connect', {
+        new Request('http://127.0.0.1/v1/oauth-connect', {
           method: 'POST',
           headers: { ...KEY, 'content-type': 'application/json' },
           body: new ReadableStream({
@@ -633,7 +633,7 @@ describe('emulator requests that are no API call, and the URLs it hands out', ()
   describe('the URLs it hands out', () => {
     it('come from the listening address, never from the Host header', async () => {
       await withEmulator({}, async (e) => {
-        const evil = 'evil.example:666';
+        const evil = 'evil.localhost:666';
         const connect = await withHost(`${e.info.baseUrl}/oauth-connect`, evil, {
           method: 'POST',
           headers: { ...KEY, 'content-type': 'application/json' },
@@ -657,7 +657,7 @@ describe('emulator requests that are no API call, and the URLs it hands out', ()
       const info = await emulator.listen(0, '0.0.0.0');
       try {
         const origin = `http://127.0.0.1:${new URL(info.url).port}`;
-        const connect = await withHost(`${origin}/v1/oauth-connect`, 'evil.example', {
+        const connect = await withHost(`${origin}/v1/oauth-connect`, 'evil.localhost', {
           method: 'POST',
           headers: { ...KEY, 'content-type': 'application/json' },
           body: JSON.stringify(connectBody()),
@@ -683,7 +683,7 @@ describe('emulator requests that are no API call, and the URLs it hands out', ()
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-        const connect = await withHost(`${origin}/v1/oauth-connect`, 'evil.example', {
+        const connect = await withHost(`${origin}/v1/oauth-connect`, 'evil.localhost', {
           method: 'POST',
           headers: { ...KEY, 'content-type': 'application/json' },
           body: JSON.stringify(connectBody()),
@@ -733,11 +733,11 @@ describe('emulator requests that are no API call, and the URLs it hands out', ()
       const emulator = createEmulator();
       const host = await hostReachedAt(emulator, () => undefined);
       try {
-        const problem = await withHost(`http://127.0.0.1:${host.port}/v1/projects/nope`, 'mounted.test:8080', {
+        const problem = await withHost(`http://127.0.0.1:${host.port}/v1/projects/nope`, 'mounted.localhost:8080', {
           headers: KEY,
         });
         assert.equal(problem.status, 404);
-        assert.equal(JSON.parse(problem.body).instance, 'http://mounted.test:8080/v1/projects/nope');
+        assert.equal(JSON.parse(problem.body).instance, 'http://mounted.localhost:8080/v1/projects/nope');
       } finally {
         await host.close();
       }

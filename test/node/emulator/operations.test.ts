@@ -405,7 +405,7 @@ describe('emulator lists are oldest first, whatever order the state holds them i
   ]) {
     it(`${list}: ${first} first`, async () => {
       const response = await emulator.handle(
-        new Request(`http://emulator.test/v1/projects/demo/${list}`, { headers: KEY }),
+        new Request(`http://emulator.localhost/v1/projects/demo/${list}`, { headers: KEY }),
       );
       assert.equal(response.status, 200);
       const listed = ((await response.json()) as Array<{ id: string }>).map((item) => item.id);

@@ -343,7 +343,7 @@ describe('the emulator data file is rewritten for changes only', () => {
     const file = join(dir, 'state.json');
     const emulator = createEmulator({ dataFile: file });
     const call = (path: string, init: RequestInit = {}) =>
-      emulator.handle(new Request(`http://emulator.test/v1${path}`, { ...init, headers: { ...KEY, ...init.headers } }));
+      emulator.handle(new Request(`http://127.0.0.1/v1${path}`, { ...init, headers: { ...KEY, ...init.headers } }));
     /** The file's inode: each write renames a new file into place. */
     const inode = () => statSync(file).ino;
     try {
