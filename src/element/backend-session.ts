@@ -67,7 +67,8 @@ export class BackendSession {
         const wait = retryDelay(error, ++failures, waited, policyFor(policy, error, !this.unreached));
         if (wait === undefined || this.#lifetime.ended) throw error;
         waited += wait;
-        await this.#lifetime.sleep(wait);
+        // Never resolves once the flow ended: its awaiter is dropped with it.
+        await new Promise<void>((resolve) => this.#lifetime.setTimer(resolve, wait));
       }
     }
   }

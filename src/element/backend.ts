@@ -110,9 +110,7 @@ export interface RetryPolicy {
 export function retryDelay(error: unknown, failures: number, waited: number, policy: RetryPolicy): number | undefined {
   if (!(error instanceof BackendError) || !error.retryable || failures > policy.maxFailures) return undefined;
   // A Retry-After longer than the longest wait is a "not now" this flow cannot wait out: it ends with it.
-  const wait =
-    error.retryAfterMs ??
-    Math.min(backoffDelay(failures - 1, { baseMs: policy.baseMs, maxMs: policy.maxDelayMs }), policy.maxDelayMs);
+  const wait = error.retryAfterMs ?? backoffDelay(failures - 1, { baseMs: policy.baseMs, maxMs: policy.maxDelayMs });
   if (wait > policy.maxDelayMs) return undefined;
   return waited + wait > policy.budgetMs ? undefined : wait;
 }

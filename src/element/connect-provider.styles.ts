@@ -26,9 +26,8 @@ export const styles = css`
     gap: 0.5em;
     vertical-align: middle;
   }
-  button:focus-visible,
-  input:focus-visible,
-  select:focus-visible {
+  /* every control: buttons, inputs, a docs link */
+  :focus-visible {
     outline: var(--connect-provider-focus-ring, 2px solid #2563eb);
     outline-offset: 2px;
   }

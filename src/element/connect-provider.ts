@@ -323,7 +323,8 @@ export class ConnectProvider extends LitElement {
   #emit<K extends keyof ConnectEventDetails>(
     type: K,
     fields: DetailWithoutProvider<K>,
-    { cancelable = false, provider = this.provider } = {},
+    provider = this.provider,
+    cancelable = false,
   ): boolean {
     const detail = { ...fields, provider } as ConnectEventDetails[K];
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
@@ -504,7 +505,7 @@ export class ConnectProvider extends LitElement {
     const stampAtStart = scheme === 'form' && existing ? stampOf(existing) : undefined;
     const flow: Flow = new Flow(
       {
-        emit: (type, detail) => this.#emit(type, detail, { provider: flow.provider }),
+        emit: (type, detail) => this.#emit(type, detail, flow.provider),
         changed: () => {
           if (this.flow !== flow) return;
           // Reflected at once, so a listener reads the state that follows its event.
@@ -555,7 +556,7 @@ export class ConnectProvider extends LitElement {
       this.reconnectForm = true;
       this.inputProblem = '';
       void this.updateComplete.then(() => this.#credentialElements()[0]?.focus());
-      return Promise.reject(new ConnectError('invalid_config', 'the reconnect form is open: fill it in, then start'));
+      return Promise.reject(new ConnectError('invalid_config', 'fill in the reconnect form first'));
     }
     // An empty or malformed input stops here, before any event, request or popup.
     const request = this.#requestBody(signIn);
@@ -563,7 +564,7 @@ export class ConnectProvider extends LitElement {
     const { body, credential } = request;
     const previous = this.flow;
     const flow = (this.flow = this.#newFlow(body, scheme));
-    if (!this.#emit('connect-start', { mode: flow.mode, scheme }, { cancelable: true })) {
+    if (!this.#emit('connect-start', { mode: flow.mode, scheme }, flow.provider, true)) {
       flow.withdraw();
       // Nothing happened: the element shows what it showed before.
       if (this.flow === flow) this.flow = previous;
@@ -649,9 +650,8 @@ export class ConnectProvider extends LitElement {
   /** The status line: a missing input, else the disconnect's, the flow's, or the rest state's. */
   #status(): { text: string; tone: string } {
     if (this.inputProblem) return { text: this.inputProblem, tone: 'error' };
-    const line = statusLine(this.flow?.state, this.disconnectStep, this.existing);
-    if (!line) return { text: '', tone: '' };
-    return { text: this.#text(line.key, line.ofFlow ? this.flow?.provider : undefined), tone: line.tone };
+    const [key, tone, ofFlow] = statusLine(this.flow?.state, this.disconnectStep, this.existing) ?? [];
+    return { text: key ? this.#text(key, ofFlow ? this.flow?.provider : undefined) : '', tone: tone ?? '' };
   }
 
   /** An input, labelled, with the provider's prompt and docs link. A credential's value is never bound. */
@@ -718,8 +718,8 @@ export class ConnectProvider extends LitElement {
       part="button"
       type="button"
       ?disabled=${this.disabled && !busy}
-      aria-disabled=${busy || this.disabled ? 'true' : 'false'}
-      aria-busy=${busy ? 'true' : 'false'}
+      aria-disabled=${String(busy || this.disabled)}
+      aria-busy=${String(busy)}
       @click=${this.#handleClick}
     >${this.#renderIcon(provider)}<slot>${label}</slot></button
     >`;

@@ -26,7 +26,7 @@ import {
 } from './events.js';
 import { Lifetime } from './lifetime.js';
 import { accepts, isBusy, isFinal, transition, type FlowState, type StateName } from './machine.js';
-import { judgeMessage } from './message-gate.js';
+import { judgeMessage, readCompletion } from './message-gate.js';
 import { Popup } from './popup.js';
 import { Poller } from './poller.js';
 
@@ -201,14 +201,14 @@ export class Flow {
     this.#found(connection.id, connection);
   }
 
-  /** connect-start was cancelled: the flow never ran, and says nothing more. */
+  /** connect-start was cancelled: the flow never ran, and says nothing more (no event). */
   withdraw(): void {
     const { name } = this.#state;
-    if (name !== 'idle') return;
-    const error = new ConnectError('cancelled', 'connect-start was cancelled');
-    this.#state = { name: transition(name, 'cancel'), error };
-    this.#lifetime.end();
-    this.#settle.reject(error);
+    if (name === 'idle')
+      this.#enter({
+        name: transition(name, 'cancel'),
+        error: new ConnectError('cancelled', 'connect-start was cancelled'),
+      });
   }
 
   cancel(reason: ConnectCancelReason): void {
@@ -282,15 +282,19 @@ export class Flow {
   }
 
   #onMessage(event: MessageEvent): void {
-    const verdict = judgeMessage(event.data, {
+    const completion = readCompletion(event.data);
+    const verdict = judgeMessage(completion, {
       fromOwnPopup: this.#popup.isSource(event.source),
       trustedOrigin: this.#trustedOrigins.has(event.origin),
       waiting: this.#is('authorizing', 'severed'),
       knownId: this.#connectionId,
     });
-    if (verdict.act === 'take') this.#found(verdict.connectionId);
-    else if (verdict.act === 'confirm') void this.#confirmClaim(verdict.connectionId);
-    else if (verdict.act === 'fail') this.fail('authorization_failed', verdict.error);
+    if (verdict === 'fail') this.fail('authorization_failed', (completion as { error: string }).error);
+    else if (verdict !== 'ignore') {
+      const { connectionId } = completion as { connectionId: string };
+      if (verdict === 'take') this.#found(connectionId);
+      else void this.#confirmClaim(connectionId);
+    }
   }
 
   /**

@@ -33,11 +33,6 @@ export class Lifetime {
     this.#timers.delete(timer);
   }
 
-  /** Resolves after `ms`; never, once the lifetime ended (its awaiter is dropped with it). */
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.setTimer(resolve, ms));
-  }
-
   /** A listener held until the end. */
   listen(target: EventTarget, type: string, listener: (event: Event) => void): void {
     target.addEventListener(type, listener);

@@ -20,15 +20,12 @@ export function readCompletion(data: unknown): Completion | undefined {
   return undefined;
 }
 
-/** What the flow does with a message. */
-export type Verdict =
-  /** From the flow's own popup: the connection is the flow's. */
-  | { act: 'take'; connectionId: string }
-  /** From a trusted origin's other window: the backend must confirm the claim first. */
-  | { act: 'confirm'; connectionId: string }
-  /** The own popup reports a failed or denied consent. */
-  | { act: 'fail'; error: string }
-  | { act: 'ignore' };
+/**
+ * What the flow does with a message: `take` its connection (the own popup's success), `confirm` the connection it
+ * claims through the backend first (a trusted origin's other window), `fail` (the own popup reports a failed or
+ * denied consent), or `ignore` it.
+ */
+export type Verdict = 'take' | 'confirm' | 'fail' | 'ignore';
 
 export interface MessageContext {
   /** The message comes from the flow's own popup. */
@@ -41,15 +38,11 @@ export interface MessageContext {
   knownId?: string;
 }
 
-export function judgeMessage(data: unknown, context: MessageContext): Verdict {
+export function judgeMessage(completion: Completion | undefined, context: MessageContext): Verdict {
   const { fromOwnPopup, trustedOrigin, waiting, knownId } = context;
-  if (!fromOwnPopup && !trustedOrigin) return { act: 'ignore' };
-  const completion = readCompletion(data);
-  if (!completion || !waiting) return { act: 'ignore' };
-  if ('error' in completion)
-    // Only the flow's own popup can report a failure: no backend can confirm one.
-    return fromOwnPopup ? { act: 'fail', error: completion.error } : { act: 'ignore' };
-  const { connectionId } = completion;
-  if (knownId && connectionId !== knownId) return { act: 'ignore' };
-  return fromOwnPopup ? { act: 'take', connectionId } : { act: 'confirm', connectionId };
+  if ((!fromOwnPopup && !trustedOrigin) || !completion || !waiting) return 'ignore';
+  // Only the flow's own popup can report a failure: no backend can confirm one.
+  if ('error' in completion) return fromOwnPopup ? 'fail' : 'ignore';
+  if (knownId && completion.connectionId !== knownId) return 'ignore';
+  return fromOwnPopup ? 'take' : 'confirm';
 }

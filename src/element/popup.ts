@@ -56,8 +56,7 @@ export class Popup {
       const doc = this.#window!.document;
       doc.title = text;
       doc.body.textContent = text;
-      doc.body.style.cssText =
-        'margin:0;min-height:100vh;display:grid;place-items:center;font:1.125rem/1.5 system-ui,sans-serif;color:#374151;background:#fff';
+      doc.body.style.cssText = 'margin:45vh 1em;text-align:center;font:1.125rem system-ui;color:#374151';
     } catch {
       // not same-origin any more: nothing to write
     }

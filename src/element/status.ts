@@ -10,12 +10,8 @@ export type DisconnectStep = 'idle' | 'confirming' | 'disconnecting' | 'failed';
 
 export type Tone = 'error' | 'success' | '';
 
-export interface StatusLine {
-  key: keyof ConnectStrings;
-  tone: Tone;
-  /** The text names the flow's provider (the one it started with), not the element's current one. */
-  ofFlow: boolean;
-}
+/** What the status line says: a string's key, its tone, and whether it names the flow's provider (the one it started with). */
+export type StatusLine = [key: keyof ConnectStrings, tone: Tone, ofFlow?: boolean];
 
 /** The backend refused the provider's name (its problem names the `provider` input). */
 export const refusesProvider = (problem?: Problem): boolean =>
@@ -41,14 +37,11 @@ export function statusLine(
   disconnect: DisconnectStep,
   existing: Connection | null | undefined,
 ): StatusLine | undefined {
-  if (disconnect === 'failed') return { key: 'disconnectFailed', tone: 'error', ofFlow: false };
-  if (disconnect === 'confirming') return { key: 'confirmDisconnect', tone: '', ofFlow: false };
+  if (disconnect === 'failed') return ['disconnectFailed', 'error'];
+  if (disconnect === 'confirming') return ['confirmDisconnect', ''];
   const key = flow && flowStatusKey(flow);
-  if (key) {
-    const failed = flow.name === 'error' || flow.name === 'bad_credentials';
-    return { key, tone: failed ? 'error' : '', ofFlow: true };
-  }
-  if (existing?.status === 'bad_credentials') return { key: 'needsReconnect', tone: 'error', ofFlow: false };
-  if (existing || flow?.name === 'working') return { key: 'working', tone: 'success', ofFlow: true };
+  if (key) return [key, flow.name === 'error' || flow.name === 'bad_credentials' ? 'error' : '', true];
+  if (existing?.status === 'bad_credentials') return ['needsReconnect', 'error'];
+  if (existing || flow?.name === 'working') return ['working', 'success', true];
   return undefined;
 }

@@ -58,9 +58,9 @@ export function signInOf(info: BrowserProvider | null | undefined): SignIn {
         name,
         label: { text: displayName || name },
         masked: fieldType !== 'fieldTypeText' && fieldType !== 'fieldTypeSelect',
-        ...(fieldType === 'fieldTypeSelect' ? { options: options ?? [] } : {}),
-        ...(prompt ? { prompt } : {}),
-        ...(docsURL ? { docsURL } : {}),
+        options: fieldType === 'fieldTypeSelect' ? (options ?? []) : undefined,
+        prompt,
+        docsURL,
       })),
     };
   const form = FORMS[type === 'oauth2' ? `oauth2:${info!.oauth2Opts?.grantType}` : String(type)];
@@ -79,7 +79,7 @@ export function signInOf(info: BrowserProvider | null | undefined): SignIn {
       label: { builtIn: asBasic ? 'apiKey' : (name as CredentialLabel) },
       masked: !!asBasic || MASKED.has(name),
       // The docs tell where to find the credential: beside its first input.
-      ...(i === 0 && docsURL ? { docsURL } : {}),
+      docsURL: i ? undefined : docsURL,
     })),
   };
 }

@@ -44,41 +44,25 @@ describe('the flow status', () => {
 
 describe('the status line', () => {
   it('should put a failed disconnect and the confirmation before the flow', () => {
-    assert.deepEqual(statusLine({ name: 'verifying' }, 'failed', null), {
-      key: 'disconnectFailed',
-      tone: 'error',
-      ofFlow: false,
-    });
-    assert.deepEqual(statusLine(undefined, 'confirming', connection('working')), {
-      key: 'confirmDisconnect',
-      tone: '',
-      ofFlow: false,
-    });
+    assert.deepEqual(statusLine({ name: 'verifying' }, 'failed', null), ['disconnectFailed', 'error']);
+    assert.deepEqual(statusLine(undefined, 'confirming', connection('working')), ['confirmDisconnect', '']);
   });
 
   it("should tell the flow's state, an error or refusal in the error tone", () => {
-    assert.deepEqual(statusLine({ name: 'verifying' }, 'idle', null), { key: 'verifying', tone: '', ofFlow: true });
-    assert.equal(statusLine(failed('timeout'), 'idle', null)?.tone, 'error');
+    assert.deepEqual(statusLine({ name: 'verifying' }, 'idle', null), ['verifying', '', true]);
+    assert.equal(statusLine(failed('timeout'), 'idle', null)?.[1], 'error');
     const refused: FlowState = { name: 'bad_credentials', error: new ConnectError('bad_credentials', 'no') };
-    assert.deepEqual(statusLine(refused, 'idle', null), { key: 'bad_credentials', tone: 'error', ofFlow: true });
+    assert.deepEqual(statusLine(refused, 'idle', null), ['bad_credentials', 'error', true]);
   });
 
   it('should tell the rest state when no flow speaks', () => {
-    assert.deepEqual(statusLine(undefined, 'idle', connection('bad_credentials')), {
-      key: 'needsReconnect',
-      tone: 'error',
-      ofFlow: false,
-    });
-    assert.deepEqual(statusLine(undefined, 'idle', connection('working')), {
-      key: 'working',
-      tone: 'success',
-      ofFlow: true,
-    });
-    assert.deepEqual(statusLine({ name: 'working', connection: connection('working') }, 'idle', null), {
-      key: 'working',
-      tone: 'success',
-      ofFlow: true,
-    });
+    assert.deepEqual(statusLine(undefined, 'idle', connection('bad_credentials')), ['needsReconnect', 'error']);
+    assert.deepEqual(statusLine(undefined, 'idle', connection('working')), ['working', 'success', true]);
+    assert.deepEqual(statusLine({ name: 'working', connection: connection('working') }, 'idle', null), [
+      'working',
+      'success',
+      true,
+    ]);
     assert.equal(statusLine(undefined, 'idle', null), undefined);
     assert.equal(statusLine(undefined, 'disconnecting', undefined), undefined);
   });
