@@ -7,7 +7,6 @@
 // element's templates minified as `npm run build` does), so it measures the code as it stands.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bundle, bundleLitBaseline, LIT_BASELINE_NAME, minifiedBuild, minifyElementTemplates } from './bundle.mjs';

@@ -718,8 +718,8 @@ export class ConnectProvider extends LitElement {
       part="button"
       type="button"
       ?disabled=${this.disabled && !busy}
-      aria-disabled=${String(busy || this.disabled)}
-      aria-busy=${String(busy)}
+      aria-disabled=${String(busy || this.disabled) as 'true' | 'false'}
+      aria-busy=${String(busy) as 'true' | 'false'}
       @click=${this.#handleClick}
     >${this.#renderIcon(provider)}<slot>${label}</slot></button
     >`;
