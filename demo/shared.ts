@@ -22,6 +22,13 @@ export const INTEGRATIONS = [
   { provider: 'slack', name: 'Slack', about: 'Post alerts to your channels.' },
   { provider: 'zendesk', name: 'Zendesk', about: 'Turn support tickets into tasks.' },
   { provider: 'netsuite', name: 'NetSuite', about: 'Send invoices to your ERP.' },
+  // Providers that sign in without a consent page: the element shows their inputs (type "invalid" into one to see
+  // the provider refuse it).
+  { provider: 'apollo', name: 'Apollo', about: 'Enrich leads (an API key).' },
+  { provider: 'insightly', name: 'Insightly', about: 'Import projects (an API key, sent as basic auth).' },
+  { provider: 'cloudtalk', name: 'CloudTalk', about: 'Log calls (a username and password).' },
+  { provider: 'paypal', name: 'PayPal', about: 'Reconcile payments (client credentials).' },
+  { provider: 'clariCopilot', name: 'Clari Copilot', about: 'Summarize meetings (an API key and secret).' },
 ] as const;
 
 /** Zendesk's input is its subdomain: the element's `strings` name it so. */

@@ -18,7 +18,18 @@ let vite: ViteDevServer;
 let browser: Browser;
 let base: string;
 
-const PROVIDERS = ['salesforce', 'hubspot', 'slack', 'zendesk', 'netsuite'];
+const PROVIDERS = [
+  'salesforce',
+  'hubspot',
+  'slack',
+  'zendesk',
+  'netsuite',
+  'apollo',
+  'insightly',
+  'cloudtalk',
+  'paypal',
+  'clariCopilot',
+];
 const STACKS = [
   ['plain HTML', '/vanilla.html'],
   ['React', '/react.html'],
@@ -179,6 +190,29 @@ describe('the demo settings page, end to end in Chromium', () => {
 });
 
 describe('the plain HTML settings page, each outcome', () => {
+  it('connects Apollo through its API key form with no popup, then refuses an invalid key on reconnect', async () => {
+    const page = await openPage('/vanilla.html');
+    const apollo = page.locator('#apollo');
+    const key = apollo.locator('[part=field][name=apiKey]');
+    assert.equal(await key.getAttribute('type'), 'password');
+    await key.fill('demo-apollo-key');
+    let popups = 0;
+    page.on('popup', () => popups++);
+    await key.press('Enter');
+    await page.locator('#apollo[connection-status="working"]').waitFor();
+    assert.match(await statusText(page, 'apollo'), /Connected to Apollo/);
+    assert.match(await timelineEvent(page, 'connect-start', 'apollo'), /"scheme":"form"/);
+    // Reconnect opens the form again, empty; an invalid key is refused by the provider.
+    await apollo.locator('[part=button]').click();
+    assert.equal(await key.inputValue(), '');
+    await key.fill('an-invalid-key');
+    await apollo.locator('[part=button]').click();
+    await page.locator('#apollo[connection-status="bad_credentials"]').waitFor();
+    assert.match(await statusText(page, 'apollo'), /Apollo did not accept the sign-in/);
+    assert.equal(popups, 0, 'no window opened');
+    await page.context().close();
+  });
+
   it("sends NetSuite's account ID to the consent page, and reports a denied consent as authorization_failed", async () => {
     const page = await openPage('/vanilla.html');
     await page.locator('#netsuite [part=field]').fill('1234567');
