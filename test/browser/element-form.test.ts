@@ -124,6 +124,25 @@ describe('the form way', () => {
     expect(el.getAttribute('connection-status')).to.equal('bad_credentials');
   });
 
+  it("should end http_error with the backend's problem when it refuses the credential, and say so", async () => {
+    const { el } = await make('apollo');
+    const key = field(el, 'apiKey');
+    // Over the handler's 4,096 characters.
+    key.value = 'k'.repeat(4097);
+    key.dispatchEvent(new Event('input', { bubbles: true }));
+    const w = watch(el);
+    await userClick(el);
+    const end = await ended(w);
+    expect(end.type).to.equal('connect-error');
+    expect(end.detail.code).to.equal('http_error');
+    expect(end.detail.problem.status).to.equal(400);
+    expect(end.detail.problem.issues[0].name).to.equal('apiKey');
+    expect(JSON.stringify(end.detail)).to.not.include('kkkkk');
+    expect(statusText(el)).to.equal('Could not connect. Please try again later.');
+    expect(el.getAttribute('connection-status')).to.equal('none');
+    expect(held(el)).to.equal(0);
+  });
+
   it('should stop the click on an empty input: no event, no request, the input focused and named', async () => {
     const { el, tag } = await make('cloudtalk');
     await type(el, 'username', 'someone');
