@@ -73,9 +73,9 @@ export const styles = css`
     border-radius: 1px;
     background: var(--connect-provider-error-color, light-dark(#b91c1c, #fca5a5));
   }
+  /* an input's label, the input, its prompt and its docs link, each on a line */
   .field,
-  .field span,
-  .field small,
+  .field > *,
   [part='status'] {
     display: block;
   }
