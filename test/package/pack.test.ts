@@ -111,37 +111,56 @@ function renderedParts(): Set<string> {
   const file = join(root, 'src/element/connect-provider.ts');
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const nodes = (node: ts.Node): ts.Node[] => [node, ...node.getChildren().flatMap(nodes)];
-  const render = nodes(source).find((n) => ts.isMethodDeclaration(n) && n.name.getText() === 'render');
-  assert.ok(render, 'connect-provider.ts has a render()');
-  const results = (expression: ts.Expression): string[] => {
+  // render() and the parts it is written in (#renderButton, #renderControl...).
+  const renderers = nodes(source).filter(
+    (n): n is ts.MethodDeclaration => ts.isMethodDeclaration(n) && /^#?render/.test(n.name.getText()),
+  );
+  assert.ok(
+    renderers.some((n) => n.name.getText() === 'render'),
+    'connect-provider.ts has a render()',
+  );
+  const results = (expression: ts.Expression, within: ts.Node): string[] => {
     if (ts.isStringLiteralLike(expression)) return expression.text ? [expression.text] : [];
-    if (ts.isParenthesizedExpression(expression)) return results(expression.expression);
+    if (ts.isParenthesizedExpression(expression)) return results(expression.expression, within);
     if (ts.isConditionalExpression(expression))
-      return [...results(expression.whenTrue), ...results(expression.whenFalse)];
+      return [...results(expression.whenTrue, within), ...results(expression.whenFalse, within)];
     if (ts.isIdentifier(expression)) {
-      const declaration = nodes(render).find(
+      const declaration = nodes(within).find(
         (n): n is ts.VariableDeclaration => ts.isVariableDeclaration(n) && n.name.getText() === expression.text,
       );
-      if (declaration?.initializer) return results(declaration.initializer);
+      if (declaration?.initializer) return results(declaration.initializer, within);
+      // A renderer's parameter that names the part: read from each call's argument.
+      const renderer = within as ts.MethodDeclaration;
+      const index = renderer.parameters.findIndex((p) => p.name.getText() === expression.text);
+      if (index >= 0) {
+        const name = renderer.name.getText();
+        return renderers.flatMap((caller) =>
+          nodes(caller)
+            .filter((n): n is ts.CallExpression => ts.isCallExpression(n) && n.expression.getText() === `this.${name}`)
+            .flatMap((call) => results(call.arguments[index]!, caller)),
+        );
+      }
     }
     assert.fail(`render() names a part by ${expression.getText()}, which this test cannot read`);
   };
   const parts = new Set<string>();
-  for (const node of nodes(render)) {
-    if (
-      ts.isNoSubstitutionTemplateLiteral(node) ||
-      ts.isTemplateHead(node) ||
-      ts.isTemplateMiddle(node) ||
-      ts.isTemplateTail(node)
-    )
-      for (const [, part] of node.text.matchAll(/\bpart=["']?([\w-]+)/g)) parts.add(part!);
-    if (ts.isTemplateSpan(node)) {
-      const before = node.parent.templateSpans.indexOf(node);
-      const text = before === 0 ? node.parent.head.text : node.parent.templateSpans[before - 1]!.literal.text;
-      if (/\bpart=["']?$/.test(text)) {
-        const values = results(node.expression);
-        assert.ok(values.length > 0, `render()'s part=\${${node.expression.getText()}} names parts`);
-        for (const value of values) parts.add(value);
+  for (const renderer of renderers) {
+    for (const node of nodes(renderer)) {
+      if (
+        ts.isNoSubstitutionTemplateLiteral(node) ||
+        ts.isTemplateHead(node) ||
+        ts.isTemplateMiddle(node) ||
+        ts.isTemplateTail(node)
+      )
+        for (const [, part] of node.text.matchAll(/\bpart=["']?([\w-]+)/g)) parts.add(part!);
+      if (ts.isTemplateSpan(node)) {
+        const before = node.parent.templateSpans.indexOf(node);
+        const text = before === 0 ? node.parent.head.text : node.parent.templateSpans[before - 1]!.literal.text;
+        if (/\bpart=["']?$/.test(text)) {
+          const values = results(node.expression, renderer);
+          assert.ok(values.length > 0, `render()'s part=\${${node.expression.getText()}} names parts`);
+          for (const value of values) parts.add(value);
+        }
       }
     }
   }
@@ -285,7 +304,7 @@ describe('the packed package', () => {
     const installed = join(bare, 'node_modules', 'connect-provider');
     const read = (file: string) => JSON.parse(readFileSync(join(installed, file), 'utf8'));
     const rendered = renderedParts();
-    for (const part of ['button', 'icon', 'status', 'fallback', 'stop', 'field', 'disconnect', 'keep'])
+    for (const part of ['button', 'icon', 'status', 'fallback', 'stop', 'field', 'back', 'disconnect', 'keep'])
       assert.ok(rendered.has(part), `render() is read: ${part} found`);
     const sorted = [...rendered].sort();
     const manifest = read('custom-elements.json') as {
