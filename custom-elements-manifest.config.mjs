@@ -12,7 +12,18 @@ import { readFileSync } from 'node:fs';
 import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 
-const INTERNAL = new Set(['flow', 'existing', 'info', 'values', 'inputProblem', 'disconnectStep', 'reconnectForm']);
+const INTERNAL = new Set([
+  'flow',
+  'existing',
+  'info',
+  'values',
+  'inputProblem',
+  'disconnectStep',
+  'reconnectForm',
+  'entries',
+  'failed',
+  'query',
+]);
 
 /** 'connect-success' -> 'CustomEvent<ConnectSuccessDetail>', read from the HTMLElementEventMap block of events.ts. */
 const EVENT_TYPES = Object.fromEntries(
@@ -40,6 +51,22 @@ const cleanup = {
         if (entry.kind === 'custom-element-definition') entry.name = 'connect-provider';
       }
       for (const declaration of module.declarations ?? []) {
+        if (declaration.name === 'ConnectIntegrations') {
+          declaration.tagName = 'connect-integrations';
+          declaration.customElement = true;
+          declaration.attributes = (declaration.attributes ?? []).filter((a) => !INTERNAL.has(a.fieldName ?? a.name));
+          declaration.members = (declaration.members ?? []).filter(
+            (m) => !INTERNAL.has(m.name) && m.privacy !== 'private',
+          );
+          declaration.events = [
+            {
+              name: 'connect-integrations-loaded',
+              type: { text: 'CustomEvent<ConnectIntegrationsLoadedDetail>' },
+              description: "The list and the caller's connections were read. `{ integrations }`",
+            },
+          ];
+          continue;
+        }
         if (declaration.name !== 'ConnectProvider') continue;
         declaration.tagName = 'connect-provider';
         declaration.customElement = true;
@@ -90,6 +117,18 @@ const cleanup = {
         { kind: 'custom-element-definition', name: 'connect-provider', declaration: element },
       ],
     });
+    // connect-provider/integrations registers both tags and re-exports the list.
+    const list = { name: 'ConnectIntegrations', module: 'dist/element/connect-integrations.js' };
+    customElementsManifest.modules.push({
+      kind: 'javascript-module',
+      path: 'dist/integrations.js',
+      declarations: [],
+      exports: [
+        { kind: 'js', name: 'ConnectIntegrations', declaration: list },
+        { kind: 'custom-element-definition', name: 'connect-integrations', declaration: list },
+        { kind: 'custom-element-definition', name: 'connect-provider', declaration: element },
+      ],
+    });
   },
 };
 
@@ -102,7 +141,12 @@ const editorData = {
 };
 
 export default {
-  globs: ['src/element/connect-provider.ts', 'src/element/define.ts'],
+  globs: [
+    'src/element/connect-provider.ts',
+    'src/element/define.ts',
+    'src/element/connect-integrations.ts',
+    'src/element/define-integrations.ts',
+  ],
   outdir: '.',
   litelement: true,
   dependencies: false,

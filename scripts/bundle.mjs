@@ -47,10 +47,10 @@ export async function minifiedBuild(options) {
   return new TextEncoder().encode(code);
 }
 
-/** Bundles src/index.ts into the self-contained element bundle. */
+/** Bundles src/integrations.ts (both tags, everything the main entry exports) into the self-contained bundle. */
 export async function bundle({ write = true, external = [] } = {}) {
   const bytes = await minifiedBuild({
-    entryPoints: ['src/index.ts'],
+    entryPoints: ['src/integrations.ts'],
     external,
     tsconfig: 'tsconfig.json',
     plugins: [minifyTemplateLiterals],

@@ -85,6 +85,11 @@ export function onConnectionChange(listener: (endpoint: string, change: Connecti
   return () => listeners.delete(listener);
 }
 
+/** A provider's info read otherwise (the integrations route): the endpoint's elements need not ask for it. */
+export function knownProvider(endpoint: string, info: BrowserProvider): void {
+  providers.set(`${endpointKey(endpoint)} ${info.name}`, Promise.resolve(info));
+}
+
 /** The provider's name, icon and inputs through the endpoint, or null when the backend could not tell. */
 export function readProvider(
   endpoint: string,

@@ -5,12 +5,20 @@
 // Server Components cannot render it, and a page that imports it stays server-rendered.
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
+import { ConnectIntegrations as ConnectIntegrationsElement } from './connect-integrations.js';
 import { ConnectProvider as ConnectProviderElement } from './connect-provider.js';
+import { defineConnectIntegrations, INTEGRATIONS_TAG } from './define-integrations.js';
 import { defineConnectProvider, TAG } from './define.js';
 import type { ConnectEventDetails } from './events.js';
-import type { ConnectProviderProperties, ReadOnlyAttributes } from './frameworks/attributes.js';
+import type {
+  ConnectIntegrationsEventDetails,
+  ConnectIntegrationsProperties,
+  ConnectProviderProperties,
+  ReadOnlyAttributes,
+} from './frameworks/attributes.js';
 
 defineConnectProvider();
+defineConnectIntegrations();
 
 /** Internal: 'connect-popup-blocked' -> 'ConnectPopupBlocked'. */
 type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}`
@@ -18,7 +26,7 @@ type Pascal<S extends string> = S extends `${infer Head}-${infer Tail}`
   : Capitalize<S>;
 
 /** Internal: each event's prop, `onConnectSuccess` for `connect-success`. */
-type EventProp<K extends keyof ConnectEventDetails> = `on${Pascal<K>}`;
+type EventProp<K extends string> = `on${Pascal<K>}`;
 
 /** The `on*` props: a handler of each of the element's events, given the event with its typed `detail`. */
 export type ConnectProviderEventProps = {
@@ -63,5 +71,34 @@ export const ConnectProvider: React.ForwardRefExoticComponent<ConnectProviderPro
   displayName: 'ConnectProvider',
 });
 
-export type { ConnectEventDetails, ConnectProviderProperties };
+/** The list's `on*` props: its own event and every row's. */
+export type ConnectIntegrationsEventProps = {
+  [K in keyof ConnectIntegrationsEventDetails as EventProp<K>]?: (
+    event: CustomEvent<ConnectIntegrationsEventDetails[K]>,
+  ) => void;
+};
+
+/** The props of `<ConnectIntegrations>`: the list's writable properties, its events and the host's HTML attributes. */
+export type ConnectIntegrationsProps = Omit<
+  React.HTMLAttributes<ConnectIntegrationsElement>,
+  keyof ConnectIntegrationsProperties | keyof ConnectIntegrationsEventProps
+> &
+  ConnectIntegrationsProperties &
+  ConnectIntegrationsEventProps &
+  React.RefAttributes<ConnectIntegrationsElement>;
+
+/** `<connect-integrations>` as a React component (registers both tags on import in the browser). */
+export const ConnectIntegrations: React.ForwardRefExoticComponent<ConnectIntegrationsProps> = createComponent({
+  tagName: INTEGRATIONS_TAG,
+  elementClass: ConnectIntegrationsElement,
+  react: React,
+  events: { ...events, onConnectIntegrationsLoaded: 'connect-integrations-loaded' } as {
+    [K in keyof ConnectIntegrationsEventDetails as EventProp<K>]: EventName<
+      CustomEvent<ConnectIntegrationsEventDetails[K]>
+    >;
+  },
+  displayName: 'ConnectIntegrations',
+});
+
+export type { ConnectEventDetails, ConnectIntegrationsProperties, ConnectProviderProperties };
 export { ConnectError } from './events.js';

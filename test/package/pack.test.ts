@@ -312,16 +312,25 @@ describe('the packed package', () => {
     };
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'connect-provider');
     assert.deepEqual((element?.cssParts ?? []).map((p) => p.name).sort(), sorted, 'the manifest has every part');
+    // The list exports its rows' parts under their own names, and has three of its own.
+    const list = manifest.modules
+      .flatMap((m) => m.declarations ?? [])
+      .find((d) => d.tagName === 'connect-integrations');
+    const listParts = (list?.cssParts ?? []).map((p) => p.name);
+    for (const part of ['row', 'search', 'retry', 'button']) assert.ok(listParts.includes(part), `the list's ${part}`);
+    const every = [...new Set([...sorted, ...listParts])].sort();
     const css = read('dist/vscode.css-custom-data.json') as { pseudoElements: Array<{ name: string }> };
     assert.deepEqual(
-      css.pseudoElements.map((p) => p.name).sort(),
-      sorted.map((part) => `::part(${part})`),
+      [...new Set(css.pseudoElements.map((p) => p.name))].sort(),
+      every.map((part) => `::part(${part})`),
       'VS Code CSS data has every part',
     );
     const webTypes = read('dist/web-types.json');
     assert.deepEqual(
-      (webTypes.contributions.css['pseudo-elements'] as Array<{ name: string }>).map((p) => p.name).sort(),
-      sorted.map((part) => `part(${part})`),
+      [
+        ...new Set((webTypes.contributions.css['pseudo-elements'] as Array<{ name: string }>).map((p) => p.name)),
+      ].sort(),
+      every.map((part) => `part(${part})`),
       'web-types has every part',
     );
   });

@@ -1,5 +1,7 @@
-// Types only: what a template may set on <connect-provider>, shared by the
-// React, Vue and Svelte typings beside this file.
+// Types only: what a template may set on <connect-provider> and
+// <connect-integrations>, shared by the React, Vue and Svelte typings beside
+// this file.
+import type { ConnectIntegrations, ConnectIntegrationsLoadedDetail } from '../connect-integrations.js';
 import type { ConnectProvider } from '../connect-provider.js';
 import type { ConnectEventDetails } from '../events.js';
 
@@ -72,3 +74,45 @@ export type ConnectEventHandlers<Prefix extends string> = {
 
 /** The element's events by name, as `HTMLElementEventMap` has them. */
 export type ConnectEvents = { [K in keyof ConnectEventDetails]: CustomEvent<ConnectEventDetails[K]> };
+
+/** The list's settable properties, typed from the element. */
+export type ConnectIntegrationsProperties = Partial<
+  Pick<
+    ConnectIntegrations,
+    | 'endpoint'
+    | 'providers'
+    | 'groupRef'
+    | 'groupName'
+    | 'consumerRef'
+    | 'consumerName'
+    | 'disconnectable'
+    | 'descriptions'
+    | 'requestHeaders'
+    | 'strings'
+  >
+>;
+
+/** The list's dashed attributes under their HTML names. */
+export interface ConnectIntegrationsAttributes {
+  'group-ref'?: string;
+  'group-name'?: string;
+  'consumer-ref'?: string;
+  'consumer-name'?: string;
+}
+
+/** The list's events: its own, and every row's (they leave the list, `detail.provider` naming the row). */
+export type ConnectIntegrationsEventDetails = ConnectEventDetails & {
+  'connect-integrations-loaded': ConnectIntegrationsLoadedDetail;
+};
+
+/** Handlers of the list's events as `${prefix}connect-...`, with the event's own type. */
+export type ConnectIntegrationsEventHandlers<Prefix extends string> = {
+  [K in keyof ConnectIntegrationsEventDetails as `${Prefix}${K}`]?: (
+    event: CustomEvent<ConnectIntegrationsEventDetails[K]>,
+  ) => void;
+};
+
+/** The list's events by name. */
+export type ConnectIntegrationsEvents = {
+  [K in keyof ConnectIntegrationsEventDetails]: CustomEvent<ConnectIntegrationsEventDetails[K]>;
+};

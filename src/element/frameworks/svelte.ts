@@ -2,8 +2,12 @@
 // markup, with typed properties, attributes and `onconnect-*` handlers.
 //   import type {} from 'connect-provider/svelte';
 import type { HTMLAttributes } from 'svelte/elements';
+import type { ConnectIntegrations } from '../connect-integrations.js';
 import type { ConnectProvider } from '../connect-provider.js';
 import type {
+  ConnectIntegrationsAttributes,
+  ConnectIntegrationsEventHandlers,
+  ConnectIntegrationsProperties,
   ConnectEventHandlers,
   ConnectProviderAttributes,
   ConnectProviderProperties,
@@ -16,8 +20,14 @@ export type ConnectProviderSvelteProps = HTMLAttributes<ConnectProvider> &
   ConnectEventHandlers<'on'> &
   ReadOnlyAttributes;
 
+export type ConnectIntegrationsSvelteProps = HTMLAttributes<ConnectIntegrations> &
+  ConnectIntegrationsProperties &
+  ConnectIntegrationsAttributes &
+  ConnectIntegrationsEventHandlers<'on'>;
+
 declare module 'svelte/elements' {
   interface SvelteHTMLElements {
     'connect-provider': ConnectProviderSvelteProps;
+    'connect-integrations': ConnectIntegrationsSvelteProps;
   }
 }

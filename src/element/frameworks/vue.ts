@@ -4,9 +4,13 @@
 // `compilerOptions.isCustomElement`.
 //   import type {} from 'connect-provider/vue';
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
+import type { ConnectIntegrations } from '../connect-integrations.js';
 import type { ConnectProvider } from '../connect-provider.js';
 import type {
   ConnectEvents,
+  ConnectIntegrationsAttributes,
+  ConnectIntegrationsEvents,
+  ConnectIntegrationsProperties,
   ConnectProviderAttributes,
   ConnectProviderProperties,
   ReadOnlyAttributes,
@@ -19,8 +23,16 @@ export type ConnectProviderVueComponent = new () => ConnectProvider & {
   $emit: EmitFn<{ [K in keyof ConnectEvents]: (event: ConnectEvents[K]) => void }>;
 };
 
+export type ConnectIntegrationsVueComponent = new () => ConnectIntegrations & {
+  /** @deprecated For template type checking only; not on a ref to the element. */
+  $props: HTMLAttributes & ConnectIntegrationsProperties & ConnectIntegrationsAttributes & PublicProps;
+  /** @deprecated For template type checking only; not on a ref to the element. */
+  $emit: EmitFn<{ [K in keyof ConnectIntegrationsEvents]: (event: ConnectIntegrationsEvents[K]) => void }>;
+};
+
 declare module 'vue' {
   interface GlobalComponents {
     'connect-provider': ConnectProviderVueComponent;
+    'connect-integrations': ConnectIntegrationsVueComponent;
   }
 }

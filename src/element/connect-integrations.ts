@@ -1,0 +1,322 @@
+import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { BrowserProvider } from '../shared/provider.js';
+import type { Connection } from '../shared/types.js';
+import { isAllowedUrl } from '../shared/url.js';
+import { BackendError, callBackend } from './backend.js';
+import type { ConnectProvider } from './connect-provider.js';
+import type { ConnectStrings } from './strings.js';
+import { knownProvider, pickConnection, readConnections } from './page-reads.js';
+
+/** The list's own texts; `strings` also carries the rows' (ConnectStrings). */
+export interface IntegrationsStrings {
+  /** The search input's label. */
+  search: string;
+  /** Announced as the user types: how many rows match. */
+  matches: string;
+  /** No provider to show. */
+  empty: string;
+  /** The list could not be read. */
+  loadFailed: string;
+  /** The button that reads it again. */
+  retry: string;
+}
+
+export const DEFAULT_INTEGRATIONS_STRINGS: IntegrationsStrings = {
+  search: 'Search integrations',
+  matches: '{count} of {total} integrations',
+  empty: 'There are no integrations to connect.',
+  loadFailed: 'The integrations could not be loaded.',
+  retry: 'Try again',
+};
+
+/** One entry of `GET {endpoint}/integrations` (docs/server.md): a provider and its allow-listed info. */
+export type IntegrationEntry = BrowserProvider & { provider: string };
+
+/** One row of the list as `connect-integrations-loaded` tells it. */
+export interface IntegrationDetail {
+  provider: string;
+  displayName: string;
+  connection: Connection | null;
+}
+
+export interface ConnectIntegrationsLoadedDetail {
+  integrations: IntegrationDetail[];
+}
+
+declare global {
+  interface HTMLElementEventMap {
+    'connect-integrations-loaded': CustomEvent<ConnectIntegrationsLoadedDetail>;
+  }
+}
+
+/** Above this many rows, a search input filters them. */
+const SEARCH_FROM = 9;
+/** The parts of a row's element, exported under their own names. */
+const ROW_PARTS = 'button,icon,status,fallback,stop,field,back,disconnect,keep';
+
+/** The provider as the user reads it: its displayName, else its name with a capital. */
+const displayNameOf = (entry: IntegrationEntry): string =>
+  entry.displayName || entry.provider[0].toUpperCase() + entry.provider.slice(1);
+
+/**
+ * @summary A whole integrations settings page in one tag: one row per provider the user may connect, each a full
+ * `<connect-provider>`, read in two requests however many rows.
+ *
+ * @event connect-integrations-loaded - The list and the caller's connections were read. `{ integrations }`
+ *
+ * @csspart row - One provider's row.
+ * @csspart search - The search input (above 8 rows).
+ * @csspart retry - The button that reads the list again after a failure.
+ * @csspart button - Every row's connect button (and each of the row element's parts, under its own name).
+ */
+export class ConnectIntegrations extends LitElement {
+  static override styles = css`
+    :host {
+      display: block;
+    }
+    :host([hidden]) {
+      display: none;
+    }
+    ul {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+    }
+    [part~='row'] {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 0.5em 1em;
+      align-items: center;
+      padding: 0.75em 0;
+      border-top: 1px solid color-mix(in srgb, currentColor 15%, transparent);
+      min-height: 2.5em;
+    }
+    .name {
+      flex: 1 1 12em;
+      min-width: 0;
+      overflow-wrap: anywhere;
+    }
+    .name img {
+      width: 1.25em;
+      height: 1.25em;
+      vertical-align: middle;
+      margin-inline-end: 0.5em;
+    }
+    small {
+      display: block;
+      font-size: 0.875em;
+    }
+    input,
+    button {
+      font: inherit;
+    }
+    [part='search'] {
+      margin-bottom: 0.5em;
+      padding: 0.25em 0.5em;
+    }
+    .loading {
+      opacity: 0.4;
+    }
+    [hidden] {
+      display: none !important;
+    }
+    .visually-hidden {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+  `;
+
+  /**
+   * The reactive properties, declared here rather than by decorators, as `<connect-provider>` declares its own.
+   */
+  static override properties = {
+    endpoint: {},
+    providers: {},
+    groupRef: { attribute: 'group-ref' },
+    groupName: { attribute: 'group-name' },
+    consumerRef: { attribute: 'consumer-ref' },
+    consumerName: { attribute: 'consumer-name' },
+    disconnectable: { type: Boolean, reflect: true },
+    descriptions: { attribute: false },
+    requestHeaders: { attribute: false },
+    strings: { attribute: false },
+    entries: { state: true },
+    failed: { state: true },
+    query: { state: true },
+  };
+
+  /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
+  endpoint = '';
+  /** Space-separated provider names: narrows and orders the list (and works without the integrations route). */
+  providers = '';
+  /** Hint forwarded to the backend by every row. */
+  groupRef?: string;
+  /** Hint forwarded to the backend by every row. */
+  groupName?: string;
+  /** Hint forwarded to the backend by every row. */
+  consumerRef?: string;
+  /** Hint forwarded to the backend by every row. */
+  consumerName?: string;
+  /** Every row offers to disconnect an existing connection. */
+  disconnectable = false;
+  /** A line under a provider's name: provider name -> plain text (property only). */
+  descriptions: Record<string, string> = {};
+  /** Extra headers for backend calls, e.g. a CSRF token (property only). */
+  requestHeaders?: Record<string, string>;
+  /** Replacements for the list's texts and the rows' (property only). */
+  strings: Partial<ConnectStrings & IntegrationsStrings> = {};
+
+  /** The rows, once read: undefined while reading. */
+  private entries?: IntegrationEntry[];
+  /** The read failed for good. */
+  private failed = false;
+  private query = '';
+  #readId = 0;
+  /**
+   * Each provider's row element, kept by name: a list read again (an allow-list change, a framework's re-render)
+   * moves the rows it keeps, with their state and any flow, and adds or drops only the others.
+   */
+  #rows = new Map<string, ConnectProvider>();
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('endpoint') || changed.has('providers')) this.#read();
+    const rows = new Map<string, ConnectProvider>();
+    for (const { provider } of this.entries ?? []) {
+      const row = this.#rows.get(provider) ?? document.createElement('connect-provider');
+      // The row carries the list's settings.
+      Object.assign(row, {
+        endpoint: this.endpoint,
+        provider,
+        groupRef: this.groupRef,
+        groupName: this.groupName,
+        consumerRef: this.consumerRef,
+        consumerName: this.consumerName,
+        disconnectable: this.disconnectable,
+        requestHeaders: this.requestHeaders,
+        strings: this.strings,
+      });
+      row.setAttribute('exportparts', ROW_PARTS);
+      rows.set(provider, row);
+    }
+    this.#rows = rows;
+  }
+
+  /** Reads the integrations, then the caller's connections (the request the rows share), and tells the page. */
+  async #read(): Promise<void> {
+    const id = ++this.#readId;
+    this.entries = undefined;
+    this.failed = false;
+    const { endpoint } = this;
+    if (!endpoint) return;
+    const headers = { ...this.requestHeaders };
+    const named = this.providers.split(/\s+/).filter(Boolean);
+    let entries: IntegrationEntry[];
+    let fromRoute = true;
+    try {
+      const { data } = await callBackend({
+        endpoint,
+        method: 'GET',
+        path: '/integrations',
+        headers,
+        signal: AbortSignal.timeout(15000),
+      });
+      entries = (Array.isArray(data) ? data : []).filter(
+        (e): e is IntegrationEntry => !!e && typeof e === 'object' && typeof e.provider === 'string' && !!e.provider,
+      );
+      // The attribute narrows and orders; a name the route does not list gets no row.
+      if (named.length) entries = named.flatMap((name) => entries.filter((e) => e.provider === name).slice(0, 1));
+    } catch (error) {
+      // A backend without the route: the named providers are the rows, each read through the providers route.
+      const missing = error instanceof BackendError && error.notBackend;
+      if (id !== this.#readId) return;
+      if (!missing || !named.length) {
+        this.failed = true;
+        return;
+      }
+      entries = named.map((provider) => ({ provider, name: provider }));
+      fromRoute = false;
+    }
+    if (id !== this.#readId) return;
+    // The rows need not ask for what the list already read.
+    if (fromRoute) for (const entry of entries) if (entry.name === entry.provider) knownProvider(endpoint, entry);
+    this.entries = entries;
+    const list = await readConnections(endpoint, headers);
+    if (id !== this.#readId) return;
+    this.dispatchEvent(
+      new CustomEvent('connect-integrations-loaded', {
+        bubbles: true,
+        composed: true,
+        detail: {
+          integrations: entries.map((entry) => ({
+            provider: entry.provider,
+            displayName: displayNameOf(entry),
+            connection: (list && pickConnection(list, entry.provider)) ?? null,
+          })),
+        },
+      }),
+    );
+  }
+
+  #text(key: keyof IntegrationsStrings, count = 0, total = 0): string {
+    return String(this.strings?.[key] ?? DEFAULT_INTEGRATIONS_STRINGS[key])
+      .replaceAll('{count}', String(count))
+      .replaceAll('{total}', String(total));
+  }
+
+  #handleSearch(event: Event): void {
+    this.query = (event.target as HTMLInputElement).value;
+  }
+
+  #handleRetry(): void {
+    this.#read();
+  }
+
+  /** A row; one the search does not match is hidden, never removed, so its flow and state go on. */
+  #renderRow(entry: IntegrationEntry, query: string): TemplateResult {
+    const icon = entry.media?.regular?.iconURL;
+    const description = this.descriptions?.[entry.provider];
+    return html`<li part="row" ?hidden=${!!query && !displayNameOf(entry).toLowerCase().includes(query)}>
+      <span class="name"
+        >${isAllowedUrl(icon) ? html`<img alt="" src=${icon} />` : nothing}<strong>${displayNameOf(entry)}</strong
+        >${description ? html`<small>${description}</small>` : nothing}</span
+      >${this.#rows.get(entry.provider)}
+    </li>`;
+  }
+
+  protected override render() {
+    const { entries } = this;
+    if (this.failed)
+      return html`<p role="status">${this.#text('loadFailed')}</p>
+        <button part="retry" type="button" @click=${this.#handleRetry}>${this.#text('retry')}</button>`;
+    // While reading: placeholder rows of the final height, so nothing jumps when the rows come.
+    if (!entries)
+      return html`<ul class="loading" aria-busy="true">
+        ${[0, 1, 2].map(() => html`<li part="row"></li>`)}
+      </ul>`;
+    if (!entries.length) return html`<p role="status">${this.#text('empty')}</p>`;
+    const query = this.query.trim().toLowerCase();
+    const shown = entries.filter((e) => displayNameOf(e).toLowerCase().includes(query)).length;
+    const search = entries.length >= SEARCH_FROM;
+    return html`${
+      search
+        ? html`<input
+              part="search"
+              type="search"
+              aria-label=${this.#text('search')}
+              placeholder=${this.#text('search')}
+              .value=${this.query}
+              @input=${this.#handleSearch}
+            /><span class="visually-hidden" role="status">${
+              query ? this.#text('matches', shown, entries.length) : ''
+            }</span>`
+        : nothing
+    }
+      <ul role="list">
+        ${entries.map((entry) => this.#renderRow(entry, query))}
+      </ul>`;
+  }
+}
