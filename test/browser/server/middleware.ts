@@ -431,6 +431,20 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       ctx.body = '<!doctype html><title>app</title>';
       return;
     }
+    if (mode === 'nointegrations' && /\/integrations$/.test(rest)) {
+      // A hand-written backend without the integrations route.
+      ctx.status = 404;
+      ctx.type = 'text/plain';
+      ctx.body = 'Not Found';
+      return;
+    }
+    if (
+      mode === 'integrations-fail-once' &&
+      /\/integrations$/.test(rest) &&
+      log.filter((r) => /\/integrations$/.test(r.path)).length === 1
+    )
+      // The first read of the list fails for good (a non-retryable problem); the next one passes.
+      return json(ctx, { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'not now' }, 400);
     if (mode === 'missing') {
       ctx.status = 404;
       ctx.type = 'text/plain';

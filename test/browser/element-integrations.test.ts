@@ -1,0 +1,167 @@
+// <connect-integrations> (docs/element.md, "A whole integrations page"): one row per provider the backend lists,
+// each a full <connect-provider>, read in two requests however many rows; the `providers` attribute narrows and
+// orders; search, loading, failure and retry; the rows' events and parts reach the page. Real handler and emulator.
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../src/integrations.js';
+import type { ConnectIntegrations, ConnectProvider } from '../../src/integrations.js';
+import { ended, freshSessionEachTest, serverLog, uniqueTag, userClick, watch } from './helpers.js';
+
+/** The ten providers of project `demo`'s integrations, in the platform's order. */
+const DEMO = [
+  'hubspot',
+  'salesforce',
+  'slack',
+  'zendesk',
+  'netsuite',
+  'apollo',
+  'insightly',
+  'cloudtalk',
+  'paypal',
+  'clariCopilot',
+];
+
+const rows = (list: ConnectIntegrations) => [...list.shadowRoot!.querySelectorAll<HTMLLIElement>('[part=row]')];
+const rowElements = (list: ConnectIntegrations) => [
+  ...list.shadowRoot!.querySelectorAll<ConnectProvider>('connect-provider'),
+];
+
+async function make(mode = 'ok', attributes = '', tag = uniqueTag()) {
+  const list = (
+    await fixture(
+      html`<div>
+      <connect-integrations endpoint=${`/observe/${tag}/${mode}/api/connect`} disconnectable></connect-integrations>
+    </div>`,
+    )
+  ).querySelector('connect-integrations')! as ConnectIntegrations;
+  if (attributes) list.setAttribute('providers', attributes);
+  return { list, tag };
+}
+
+/** Waits until every row has read its connection. */
+async function settled(list: ConnectIntegrations, count: number) {
+  await waitUntil(
+    () => rowElements(list).length === count && rowElements(list).every((row) => row.hasAttribute('connection-status')),
+    `not ${count} rows read`,
+    { timeout: 8000 },
+  );
+}
+
+describe('<connect-integrations>', () => {
+  freshSessionEachTest(() => {});
+
+  it("should show one row per provider of the backend's integrations, in its order, in two requests", async () => {
+    const loaded = new Promise<CustomEvent>((resolve) =>
+      document.addEventListener('connect-integrations-loaded', (e) => resolve(e as CustomEvent), { once: true }),
+    );
+    const { list, tag } = await make();
+    await settled(list, DEMO.length);
+    expect(rowElements(list).map((row) => row.provider)).to.deep.equal(DEMO);
+    expect(rows(list).map((row) => row.querySelector('strong')!.textContent)).to.include.members([
+      'HubSpot',
+      'Clari Copilot',
+      'PayPal',
+    ]);
+    // The list, then the caller's connections: no provider request, whatever the rows.
+    const log = (await serverLog(tag)).map((r) => `${r.method} ${r.path}`);
+    expect(log).to.deep.equal(['GET /api/connect/integrations', 'GET /api/connect/connections']);
+    const { detail } = await loaded;
+    expect(detail.integrations.map((i: { provider: string }) => i.provider)).to.deep.equal(DEMO);
+    expect(detail.integrations[0]).to.deep.include({ provider: 'hubspot', displayName: 'HubSpot' });
+    expect(detail.integrations[0].connection, 'a new group has no connection').to.equal(null);
+  });
+
+  it('should narrow and order the rows by the providers attribute, a name the backend does not list getting none', async () => {
+    const { list } = await make('ok', 'slack apollo nosuch hubspot');
+    await settled(list, 3);
+    expect(rowElements(list).map((row) => row.provider)).to.deep.equal(['slack', 'apollo', 'hubspot']);
+  });
+
+  it('should work without the integrations route when the providers attribute names the rows', async () => {
+    const { list, tag } = await make('nointegrations', 'apollo salesforce');
+    await settled(list, 2);
+    expect(rowElements(list).map((row) => row.provider)).to.deep.equal(['apollo', 'salesforce']);
+    // Each row reads its provider through the providers route: Apollo shows its form.
+    await waitUntil(() => rowElements(list)[0].shadowRoot!.querySelector('[part=field]'), 'no form for Apollo');
+    const log = (await serverLog(tag)).map((r) => `${r.method} ${r.path}`);
+    expect(log).to.include('GET /api/connect/providers/apollo');
+  });
+
+  it('should let a row connect, its events leaving the list with detail.provider naming the row', async () => {
+    const { list } = await make('ok', 'salesforce apollo');
+    await settled(list, 2);
+    const seen: Array<{ type: string; provider: string }> = [];
+    const record = (e: Event) => seen.push({ type: e.type, provider: (e as CustomEvent).detail.provider });
+    for (const type of ['connect-start', 'connect-success']) document.addEventListener(type, record);
+    try {
+      const apollo = rowElements(list)[1];
+      const input = apollo.shadowRoot!.querySelector<HTMLInputElement>('[part=field]')!;
+      input.focus();
+      await sendKeys({ type: 'a-good-key' });
+      const w = watch(apollo);
+      await userClick(apollo);
+      expect((await ended(w)).type).to.equal('connect-success');
+      expect(seen).to.deep.equal([
+        { type: 'connect-start', provider: 'apollo' },
+        { type: 'connect-success', provider: 'apollo' },
+      ]);
+    } finally {
+      for (const type of ['connect-start', 'connect-success']) document.removeEventListener(type, record);
+    }
+  });
+
+  it('should filter rows by name above 8 rows and announce how many match, keeping the hidden rows', async () => {
+    const { list } = await make();
+    await settled(list, DEMO.length);
+    const search = list.shadowRoot!.querySelector<HTMLInputElement>('[part=search]')!;
+    expect(search.getAttribute('aria-label')).to.equal('Search integrations');
+    search.focus();
+    await sendKeys({ type: 'SPOT' });
+    await list.updateComplete;
+    const visible = rows(list).filter((row) => !row.hidden);
+    expect(visible.map((row) => row.querySelector('strong')!.textContent)).to.deep.equal(['HubSpot']);
+    expect(list.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal('1 of 10 integrations');
+    expect(rowElements(list), 'hidden rows stay, with their state').to.have.length(DEMO.length);
+  });
+
+  it('should show no search at 8 rows or fewer', async () => {
+    const { list } = await make('ok', 'slack hubspot');
+    await settled(list, 2);
+    expect(list.shadowRoot!.querySelector('[part=search]')).to.equal(null);
+  });
+
+  it('should say a failed read in plain words, with a retry that reads again', async () => {
+    const { list } = await make('integrations-fail-once');
+    await waitUntil(() => list.shadowRoot!.querySelector('[part=retry]'), 'no retry button');
+    expect(list.shadowRoot!.textContent).to.include('The integrations could not be loaded.');
+    list.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]')!.click();
+    await settled(list, DEMO.length);
+  });
+
+  it("should let the page style every row's button through ::part(button)", async () => {
+    const style = document.createElement('style');
+    style.textContent = 'connect-integrations::part(button) { background: rgb(1, 2, 3); }';
+    document.head.append(style);
+    try {
+      const { list } = await make('ok', 'slack hubspot');
+      await settled(list, 2);
+      for (const row of rowElements(list)) {
+        const button = row.shadowRoot!.querySelector<HTMLButtonElement>('[part=button]')!;
+        expect(getComputedStyle(button).backgroundColor).to.equal('rgb(1, 2, 3)');
+      }
+    } finally {
+      style.remove();
+    }
+  });
+
+  it("should keep the other rows' elements and state when the list changes", async () => {
+    const { list } = await make('ok', 'slack hubspot apollo');
+    await settled(list, 3);
+    const [slack, , apollo] = rowElements(list);
+    list.setAttribute('providers', 'apollo slack');
+    await waitUntil(() => rowElements(list).length === 2, 'the list did not change');
+    expect(rowElements(list)[0]).to.equal(apollo);
+    expect(rowElements(list)[1]).to.equal(slack);
+    expect(slack.getAttribute('connection-status'), 'read once, kept').to.equal('none');
+  });
+});
