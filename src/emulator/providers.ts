@@ -2,6 +2,7 @@
 // what get-provider answers for each (shaped as the real service's catalog).
 import type { components } from '../shared/schema.js';
 import type { ProviderInput } from '../shared/provider.js';
+import type { CredentialKind } from '../shared/sign-in.js';
 
 export type ProviderInfo = components['schemas']['ProviderInfo'];
 type Schemas = components['schemas'];
@@ -259,15 +260,8 @@ export function findProvider(name: string): CatalogEntry | undefined {
   return PROVIDERS.find((p) => p.name === name);
 }
 
-/** The credential kinds of generate connection and update connection (their body fields). */
-export const CREDENTIAL_KINDS = [
-  'apiKey',
-  'basicAuth',
-  'oauth2ClientCredentials',
-  'oauth2PasswordCredentials',
-  'customAuth',
-] as const;
-export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+/** The credential kinds of generate connection and update connection (their body fields): the platform's names. */
+export { CREDENTIAL_KINDS, type CredentialKind } from '../shared/sign-in.js';
 
 /** Whether the user signs in to the provider on a consent page (oauth-connect): oauth2 with an authorization code. */
 export function signsInByConsent(provider: CatalogEntry): boolean {
