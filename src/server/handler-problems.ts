@@ -15,13 +15,17 @@ export const HANDLER_PROBLEM_TYPES = {
   providerNotAllowed: 'urn:connect-provider:problem:provider-not-allowed',
 } as const;
 
-/** A failure that is the server's: the browser gets `problem`, onError gets the rest. */
+/**
+ * A failure that is the server's: the browser gets `problem`, onError the rest, with the API key and `secrets` (the
+ * values of a credential the request carried) hidden in the log line and in what onError gets of `error`.
+ */
 export class ServerFault extends HttpProblem {
   constructor(
     problem: HttpProblem,
     readonly kind: ConnectHandlerErrorInfo['kind'],
     readonly logMessage: string,
     readonly error: unknown,
+    readonly secrets: readonly string[] = [],
   ) {
     super(problem.init, problem.headers);
   }

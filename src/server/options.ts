@@ -25,11 +25,41 @@ export interface ConnectHandlerErrorInfo {
   status: number;
   method: string;
   path: string;
+  /** What was thrown, as a plain value: see {@link ConnectHandlerReportedError}. */
+  error: ConnectHandlerReportedError;
+}
+
+/**
+ * What was thrown, for a logger that wants the details: a plain object of these fields only (`JSON.stringify` logs
+ * all of it), never the thrown value itself. In every string of it the API key and the credential the browser sent
+ * (any case, as is and URL-encoded) are replaced by `[redacted]`; it may hold the platform's address, as the server's
+ * own log may.
+ */
+export interface ConnectHandlerReportedError {
   /**
-   * What was thrown, for a logger that wants the details (it may hold the platform's address, never the key: when
-   * the key is in it, this is a copy of the same class with the key replaced by `[redacted]`).
+   * Its `name` (`ProblemError`, `PlatformRequestError`, `TypeError`...; `object` for an object without one), or,
+   * for a thrown value that is not an object, its type (`string`, `undefined`...).
    */
-  error: unknown;
+  name: string;
+  /** Its message; for a thrown value that is not an object, its text. */
+  message: string;
+  /** A platform problem's HTTP status. */
+  status?: number;
+  /** A platform problem's title. */
+  title?: string;
+  /** A platform problem's detail. */
+  detail?: string;
+  /** The platform's ID of the failed request, for its support. */
+  requestId?: string;
+  /**
+   * Why a platform request got no usable answer (`network`, `timeout`, `invalid_response`), or a system error's code
+   * (`ECONNREFUSED`).
+   */
+  code?: string;
+  /** Where it was thrown: the server's own stack trace (it never reaches the browser). */
+  stack?: string;
+  /** What caused it, the same way, at most 4 causes deep. */
+  cause?: ConnectHandlerReportedError;
 }
 
 export interface ConnectHandlerOptions {

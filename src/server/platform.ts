@@ -14,7 +14,6 @@ import type { HttpProblem } from '../http/http-problem.js';
 import { misconfiguredProblem, notFound, ServerFault } from './handler-problems.js';
 import { toBrowserProvider } from './provider.js';
 import { createProviderCache } from './provider-cache.js';
-import { createRedactor } from './redact.js';
 import { escapeRegExp, type Scrubber } from './scrub.js';
 import { invalidAnswer, platformFault } from './upstream.js';
 
@@ -102,8 +101,8 @@ export function createPlatform(
     });
     const fault = platformFault(error, operation, { scrub: hiding });
     if (!(fault instanceof ServerFault)) return fault;
-    const redacted = values.reduce<unknown>((value, secret) => createRedactor(secret)(value), fault.error);
-    return new ServerFault(fault, fault.kind, hide(fault.logMessage), redacted);
+    // The log line and onError's value are redacted where they are told (report.ts), the credential with the key.
+    return new ServerFault(fault, fault.kind, fault.logMessage, fault.error, values);
   }
 
   async function fetchProvider(name: string): Promise<BrowserProvider> {

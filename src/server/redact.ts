@@ -1,68 +1,59 @@
-// What onError may be handed: a copy of a thrown value with the API key
-// replaced by [redacted] in every string it holds (its message, stack, cause,
-// a platform problem's fields and extensions), in any case and URL-encoded.
-// The copy keeps the original's class (instanceof, name) and shape; a value
-// that holds no key (as far as can be seen) is handed on as it is.
-
+// What onError is handed of what was thrown: a plain value of a few named
+// fields (ConnectHandlerReportedError), never the thrown value itself, with the
+// API key and any other secret (a user's credential) replaced by [redacted] in
+// every string of it, in any case and URL-encoded.
+import type { ConnectHandlerReportedError } from './options.js';
 import { escapeRegExp } from './scrub.js';
 
 const REDACTED = '[redacted]';
-const MAX_DEPTH = 8;
+/** How many causes below the error itself are told. */
+export const MAX_CAUSES = 4;
 
-/** Builds the redaction of one API key. */
-export function createRedactor(apiKey: string): <T>(value: T) => T {
-  const forms = [...new Set([apiKey, encodeURIComponent(apiKey)])].sort((a, b) => b.length - a.length);
+/** Replaces each secret in a text, in any case, as it is and URL-encoded, by `[redacted]`. */
+export function createRedactor(secrets: readonly string[]): (text: string) => string {
+  const forms = [...new Set(secrets.filter((s) => s !== '').flatMap((s) => [s, encodeURIComponent(s)]))];
+  if (forms.length === 0) return (text) => text;
+  // The longest first: a secret that begins its own encoding (one ending in %) is replaced whole.
+  forms.sort((a, b) => b.length - a.length);
   const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'gi');
-  const text = (value: string) => value.replace(pattern, REDACTED);
+  return (text) => text.replace(pattern, REDACTED);
+}
 
-  function copy(value: unknown, depth: number, seen: Map<object, unknown>): unknown {
-    if (typeof value === 'string') return text(value);
-    if (typeof value !== 'object' || value === null) return typeof value === 'function' ? undefined : value;
-    if (seen.has(value)) return seen.get(value);
-    if (depth > MAX_DEPTH) return undefined;
-    if (Array.isArray(value)) {
-      const out: unknown[] = [];
-      seen.set(value, out);
-      for (const item of value) out.push(copy(item, depth + 1, seen));
-      return out;
-    }
-    // Errors keep their prototype (so their class, name and toJSON); other objects become plain ones.
-    const out: Record<string, unknown> =
-      value instanceof Error ? (Object.create(Object.getPrototypeOf(value) as object) as Record<string, unknown>) : {};
-    seen.set(value, out);
-    for (const name of Object.getOwnPropertyNames(value)) {
-      const descriptor = Object.getOwnPropertyDescriptor(value, name)!;
-      if (!('value' in descriptor)) continue;
-      Object.defineProperty(out, name, {
-        value: copy(descriptor.value, depth + 1, seen),
-        enumerable: descriptor.enumerable,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return out;
+/** A field of what was thrown; a getter that throws (or a proxy's trap) reads as nothing. */
+function field(value: object, name: string): unknown {
+  try {
+    return (value as Record<string, unknown>)[name];
+  } catch {
+    return undefined;
   }
+}
 
-  /** Whether the value may hold the key: it does, or it holds what a copy cannot look into. */
-  function holdsKey(value: unknown, depth: number, seen: Set<object>): boolean {
-    if (typeof value === 'string') {
-      pattern.lastIndex = 0;
-      return pattern.test(value);
-    }
-    if (typeof value !== 'object' || value === null) return typeof value === 'function';
-    if (seen.has(value)) return false;
-    if (depth > MAX_DEPTH) return true;
-    seen.add(value);
-    const proto = Object.getPrototypeOf(value) as unknown;
-    if (!(value instanceof Error) && proto !== Object.prototype && proto !== Array.prototype && proto !== null)
-      return true;
-    if (Object.getOwnPropertySymbols(value).length > 0) return true;
-    for (const name of Object.getOwnPropertyNames(value)) {
-      const descriptor = Object.getOwnPropertyDescriptor(value, name)!;
-      if (!('value' in descriptor) || holdsKey(descriptor.value, depth + 1, seen)) return true;
-    }
-    return false;
+const TEXT_FIELDS = ['title', 'detail', 'requestId', 'code', 'stack'] as const;
+
+/** What was thrown as onError gets it: the fields of ConnectHandlerReportedError it holds with their type, and its causes. */
+export function reportedError(
+  thrown: unknown,
+  redact: (text: string) => string,
+  causes = MAX_CAUSES,
+): ConnectHandlerReportedError {
+  // A function is told by its type only: its text is its source.
+  if (typeof thrown === 'function') return { name: 'function', message: '' };
+  if (typeof thrown !== 'object' || thrown === null) {
+    return { name: thrown === null ? 'null' : typeof thrown, message: redact(String(thrown)) };
   }
-
-  return <T>(value: T) => (holdsKey(value, 0, new Set()) ? (copy(value, 0, new Map()) as T) : value);
+  const name = field(thrown, 'name');
+  const message = field(thrown, 'message');
+  const out: ConnectHandlerReportedError = {
+    name: typeof name === 'string' ? redact(name) : 'object',
+    message: typeof message === 'string' ? redact(message) : '',
+  };
+  const status = field(thrown, 'status');
+  if (typeof status === 'number') out.status = status;
+  for (const key of TEXT_FIELDS) {
+    const value = field(thrown, key);
+    if (typeof value === 'string') out[key] = redact(value);
+  }
+  const cause = field(thrown, 'cause');
+  if (cause !== undefined && causes > 0) out.cause = reportedError(cause, redact, causes - 1);
+  return out;
 }

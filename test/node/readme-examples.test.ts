@@ -53,6 +53,21 @@ describe('README examples (emulator)', () => {
   });
 });
 
+describe('README examples (onError)', () => {
+  it('the on-error example prints what its last comment lines say onError is handed, without the key', async () => {
+    const result = await runReadmeExample('on-error', {});
+    assert.equal(result.code, 0, result.stderr);
+    const said = readmeExamples()
+      .get('on-error')!
+      .trimEnd()
+      .split('\n')
+      .slice(-2)
+      .map((line) => line.replace(/^\/\/ /, ''));
+    assert.deepEqual(result.stdout.trimEnd().split('\n'), said);
+    assert.ok(!result.stdout.includes('sk-live-4f2a'));
+  });
+});
+
 describe('README examples (server)', () => {
   let emulator: Emulator;
   let env: Record<string, string>;

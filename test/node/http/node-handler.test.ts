@@ -62,7 +62,7 @@ describe('toNodeListener(createConnectHandler(...)) over real sockets', () => {
         return ADA;
       },
       onError: (info) => {
-        seen.error = `${info.message} ${String(info.error)}`;
+        seen.error = `${info.message} ${info.error.stack ?? info.error.message}`;
       },
     });
     try {

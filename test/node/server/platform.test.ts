@@ -548,7 +548,11 @@ describe('a missing connection or a wrong project', () => {
         errors[0].message,
         /the platform answered 404 to get-connection for project "acme-prod" at http:\/\/127\.0\.0\.1:\d+\/v1: check/,
       );
-      assert.ok(errors[0].error instanceof Error, 'the platform error is handed to the logger');
+      assert.deepEqual(
+        [errors[0].error.name, errors[0].error.status],
+        ['ProblemError', 404],
+        "the platform's problem is told to the logger",
+      );
     },
   );
 });

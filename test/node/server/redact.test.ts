@@ -1,133 +1,173 @@
-// What onError may be handed (src/server/redact.ts): a value that holds the API key, in any case or URL-encoded, at
-// any depth, becomes a copy without it (keeping an error's class); a value that does not is handed on as it is; what a
-// copy cannot look into (getters, symbols, foreign classes, functions, depth past 8) is copied, never trusted.
+// What onError is handed of what was thrown (src/server/redact.ts): a plain object of named fields (name, message,
+// status, title, detail, requestId, code, stack, cause), at most 4 causes deep, never the thrown value; every string in
+// it with the API key and any other secret replaced by [redacted], in any case and URL-encoded.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRedactor } from '../../../src/server/redact.js';
+import { PlatformRequestError, ProblemError } from '../../../src/api/errors.js';
+import { createRedactor, MAX_CAUSES, reportedError } from '../../../src/server/redact.js';
 
 const KEY = 'Sk/Live+Key';
-const redact = createRedactor(KEY);
-const holds = (value: unknown) => JSON.stringify(value)?.toLowerCase().includes('sk/live+key') ?? false;
+const redact = createRedactor([KEY]);
+const report = (thrown: unknown) => reportedError(thrown, redact);
 
 describe('createRedactor', () => {
-  it('hands on a value without the key as it is: the same object, array or error', () => {
-    const plain = { a: 'x', b: [1, { c: 'y' }] };
-    const list = ['x', { y: 1 }];
-    const error = new Error('no key here', { cause: { status: 500 } });
-    assert.equal(redact(plain), plain);
-    assert.equal(redact(list), list);
-    assert.equal(redact(error), error);
-    assert.equal(redact('text'), 'text');
-    assert.equal(redact(7), 7);
-    assert.equal(redact(null), null);
-  });
-
-  it('replaces the key in any case and URL-encoded, in strings, arrays and nested objects', () => {
-    assert.equal(redact(`a ${KEY} b ${KEY.toUpperCase()}`), 'a [redacted] b [redacted]');
+  it('replaces the key in any case and URL-encoded, and leaves a text without it as it is', () => {
+    assert.equal(
+      redact(`a ${KEY} b ${KEY.toUpperCase()} c ${KEY.toLowerCase()}`),
+      'a [redacted] b [redacted] c [redacted]',
+    );
     assert.equal(redact(`?key=${encodeURIComponent(KEY)}&x`), '?key=[redacted]&x');
-    const copy = redact({ list: [`k=${KEY}`, 2, { deep: KEY }], other: 'kept', n: 1, flag: true, none: null });
-    assert.deepEqual(copy, {
-      list: ['k=[redacted]', 2, { deep: '[redacted]' }],
-      other: 'kept',
-      n: 1,
-      flag: true,
-      none: null,
-    });
-    assert.ok(Array.isArray(copy.list));
+    assert.equal(redact(`?key=${encodeURIComponent(KEY).toLowerCase()}`), '?key=[redacted]');
+    assert.equal(redact('no secret here'), 'no secret here');
   });
 
   it('replaces the whole URL-encoded form of a key that begins its own encoding (a key ending in %)', () => {
-    const percent = createRedactor('Zk9-secret%');
+    const percent = createRedactor(['Zk9-secret%']);
     assert.equal(percent('?k=Zk9-secret%25&x'), '?k=[redacted]&x');
     assert.equal(percent('k=Zk9-SECRET% and k=zk9-secret%25'), 'k=[redacted] and k=[redacted]');
   });
 
-  it('copies an error with the key as an error of its class, its message, stack and cause redacted, and changeable', () => {
-    class PlatformFault extends Error {
-      override name = 'PlatformFault';
+  it("replaces every secret it is given (a user's credential beside the key); an empty one is no secret", () => {
+    const both = createRedactor([KEY, 'hunter2 pass', '']);
+    assert.equal(both(`${KEY} and hunter2 pass and hunter2%20pass`), '[redacted] and [redacted] and [redacted]');
+    assert.equal(createRedactor(['', ''])('kept'), 'kept');
+    assert.equal(createRedactor([])('kept'), 'kept');
+  });
+});
+
+describe('reportedError', () => {
+  it('tells an error as a plain object of its name, message and stack, the key replaced in each', () => {
+    class SessionStoreError extends Error {
+      override name = 'SessionStoreError';
     }
-    const error = new PlatformFault(`refused ${KEY}`, { cause: new Error(`echo ${KEY}`) });
-    const copy = redact(error);
-    assert.notEqual(copy, error);
-    assert.ok(copy instanceof PlatformFault);
-    assert.equal(copy.name, 'PlatformFault');
-    assert.equal(copy.message, 'refused [redacted]');
-    assert.ok(!copy.stack!.includes(KEY));
-    assert.equal((copy.cause as Error).message, 'echo [redacted]');
-    assert.ok(copy.cause instanceof Error);
-    // A logger may add to what it is handed.
-    copy.message = 'changed';
-    delete (copy as { message?: string }).message;
-    assert.equal(copy.message, '', "Error.prototype's message once its own is deleted");
-    assert.equal(error.message, `refused ${KEY}`, 'the original is untouched');
+    const error = new SessionStoreError(`store refused ${KEY}`);
+    const told = report(error);
+    assert.equal(Object.getPrototypeOf(told), Object.prototype, 'a plain object, not the class');
+    assert.ok(!(told instanceof Error));
+    assert.deepEqual(Object.keys(told), ['name', 'message', 'stack']);
+    assert.equal(told.name, 'SessionStoreError');
+    assert.equal(told.message, 'store refused [redacted]');
+    assert.match(told.stack!, /^SessionStoreError: store refused \[redacted\]\n\s+at /);
+    assert.ok(!told.stack!.includes(KEY));
+    assert.deepEqual(JSON.parse(JSON.stringify(told)), told, 'JSON holds all of it');
+    assert.equal(error.message, `store refused ${KEY}`, 'what was thrown is untouched');
   });
 
-  it('keeps a cycle a cycle, and the copy of a shared object shared', () => {
-    const shared = { key: KEY };
-    const looped: Record<string, unknown> = { shared, again: shared };
-    looped.self = looped;
-    const copy = redact(looped) as Record<string, Record<string, unknown>>;
-    assert.equal(copy.self, copy);
-    assert.equal(copy.shared, copy.again);
-    assert.equal(copy.shared.key, '[redacted]');
-    const list: unknown[] = [KEY];
-    list.push(list);
-    const copied = redact(list);
-    assert.equal(copied[1], copied);
-    // Without the key, a cycle or a shared object is no reason to copy.
-    const keyless: Record<string, unknown> = { shared: { a: 1 } };
-    keyless.again = keyless.shared;
-    keyless.self = keyless;
-    assert.equal(redact(keyless), keyless);
+  it("tells a platform problem's status, title, detail and request ID, and nothing else of it", () => {
+    const problem = new ProblemError({
+      status: 500,
+      title: `bad key ${KEY}`,
+      detail: `the key ${encodeURIComponent(KEY)} was refused`,
+      requestId: 'req_42',
+      instance: `https://platform.example/v1/x?key=${KEY}`,
+      context: { apiKey: KEY },
+      issues: [{ detail: 'x', value: KEY }],
+    });
+    const told = report(problem);
+    assert.deepEqual(
+      { ...told, stack: undefined },
+      {
+        name: 'ProblemError',
+        message: '500 bad key [redacted]: the key [redacted] was refused',
+        status: 500,
+        title: 'bad key [redacted]',
+        detail: 'the key [redacted] was refused',
+        requestId: 'req_42',
+        stack: undefined,
+      },
+    );
+    assert.ok(!JSON.stringify(told).toLowerCase().includes(KEY.toLowerCase()));
   });
 
-  it('drops what lies deeper than 8 levels, and copies a value whose key may lie there', () => {
-    const nest = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : { a: nest(depth - 1, leaf) });
-    const deep = nest(10, KEY);
-    const copy = redact(deep);
-    assert.notEqual(copy, deep);
-    assert.ok(!holds(copy));
-    // Eight levels are read and kept; the ninth is not.
-    let level: unknown = copy;
-    for (let i = 0; i < 8; i++) level = (level as { a: unknown }).a;
-    assert.deepEqual(level, { a: undefined });
-    // Even without the key, a value deeper than the redactor reads is not trusted.
-    const keyless = nest(10, 'fine');
-    assert.notEqual(redact(keyless), keyless);
-    // Nine levels of objects (the string under the ninth) are all read: handed on as they are.
-    const shallow = nest(9, 'fine');
-    assert.equal(redact(shallow), shallow);
-    // Arrays count as levels too.
-    const nestList = (depth: number, leaf: unknown): unknown => (depth === 0 ? leaf : [nestList(depth - 1, leaf)]);
-    let item: unknown = redact(nestList(10, KEY));
-    for (let i = 0; i < 8; i++) item = (item as unknown[])[0];
-    assert.deepEqual(item, [undefined]);
+  it('follows the cause chain, with a code where there is one and the key replaced at every level', () => {
+    const reset = Object.assign(new Error(`read ECONNRESET ${KEY}`), { code: 'ECONNRESET' });
+    const failed = new TypeError('fetch failed', { cause: reset });
+    const told = report(new PlatformRequestError('network', `no answer from ${KEY}`, { cause: failed }));
+    assert.equal(told.name, 'PlatformRequestError');
+    assert.equal(told.code, 'network');
+    assert.equal(told.message, 'no answer from [redacted]');
+    assert.equal(told.cause?.name, 'TypeError');
+    assert.equal(told.cause?.message, 'fetch failed');
+    assert.equal(told.cause?.cause?.code, 'ECONNRESET');
+    assert.equal(told.cause?.cause?.message, 'read ECONNRESET [redacted]');
+    assert.ok(!told.cause?.cause?.stack?.includes(KEY));
+    assert.equal(told.cause?.cause?.cause, undefined);
   });
 
-  it('copies what it cannot look into: getters, symbol keys, functions and instances of other classes', () => {
+  it("replaces a user's credential the platform echoed, beside the key", () => {
+    const told = reportedError(
+      new ProblemError({ status: 502, title: 'Bad Gateway', detail: `apollo refused hunter2-Secret for ${KEY}` }),
+      createRedactor([KEY, 'hunter2-Secret']),
+    );
+    assert.equal(told.detail, 'apollo refused [redacted] for [redacted]');
+    assert.ok(!JSON.stringify(told).includes('hunter2'));
+  });
+
+  it(`tells at most ${MAX_CAUSES} causes below the error, and ends a cause that loops`, () => {
+    assert.equal(MAX_CAUSES, 4);
+    let chain: unknown = new Error('level 10');
+    for (let level = 9; level >= 0; level--) chain = new Error(`level ${level}`, { cause: chain });
+    const messages: string[] = [];
+    for (let told: ReturnType<typeof report> | undefined = report(chain); told; told = told.cause)
+      messages.push(told.message);
+    assert.deepEqual(messages, ['level 0', 'level 1', 'level 2', 'level 3', 'level 4']);
+    const looping = new Error('me');
+    looping.cause = looping;
+    let depth = 0;
+    for (let told: ReturnType<typeof report> | undefined = report(looping); told; told = told.cause) depth++;
+    assert.equal(depth, 5);
+  });
+
+  it('tells a thrown value that is not an object by its type and text, and a function by its type only', () => {
+    assert.deepEqual(report(`session ${KEY} gone`), { name: 'string', message: 'session [redacted] gone' });
+    assert.deepEqual(report(42), { name: 'number', message: '42' });
+    assert.deepEqual(report(undefined), { name: 'undefined', message: 'undefined' });
+    assert.deepEqual(report(null), { name: 'null', message: 'null' });
+    assert.deepEqual(report(Symbol('s')), { name: 'symbol', message: 'Symbol(s)' });
+    assert.deepEqual(
+      report(() => KEY),
+      { name: 'function', message: '' },
+    );
+  });
+
+  it('reads an object that is no Error by the same fields, each of its type, and nothing else of it', () => {
+    assert.deepEqual(
+      report({ message: `expired ${KEY}`, code: 'ESESSION', status: 401, token: KEY, nested: { KEY } }),
+      {
+        name: 'object',
+        message: 'expired [redacted]',
+        status: 401,
+        code: 'ESESSION',
+      },
+    );
+    assert.deepEqual(report({ name: 'AbortError' }), { name: 'AbortError', message: '' });
+    assert.deepEqual(report({ name: 7, message: ['x'], status: '500', code: 20, stack: {}, detail: null }), {
+      name: 'object',
+      message: '',
+    });
+    assert.deepEqual(report({ cause: `why ${KEY}` }), {
+      name: 'object',
+      message: '',
+      cause: { name: 'string', message: 'why [redacted]' },
+    });
+  });
+
+  it('reads a field whose getter throws as absent, and never throws itself', () => {
     const getter = {
-      get secret() {
-        return KEY;
+      message: 'kept',
+      get detail(): string {
+        throw new Error('no');
       },
     };
-    const symbol = { [Symbol('k')]: KEY, plain: 'x' };
-    const withFunction = { call: () => KEY, plain: 'x' };
-    const instance = new Map([['k', KEY]]);
-    class Holder {
-      key = 'fine';
-    }
-    const held = new Holder();
-    for (const value of [getter, symbol, withFunction, instance, held]) {
-      const copy = redact(value as object);
-      assert.notEqual(copy, value, String(value));
-      assert.equal(Object.getPrototypeOf(copy), Object.prototype, 'a plain object');
-    }
-    assert.ok(!('secret' in redact(getter)));
-    assert.deepEqual(redact(symbol), { plain: 'x' });
-    assert.deepEqual(redact(withFunction), { call: undefined, plain: 'x' });
-    assert.deepEqual(redact(held), { key: 'fine' });
-    // A null-prototype object is looked into like a plain one.
-    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { a: 'fine' });
-    assert.equal(redact(bare), bare);
+    assert.deepEqual(report(getter), { name: 'object', message: 'kept' });
+    const hostile = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+      },
+    );
+    assert.deepEqual(report(hostile), { name: 'object', message: '' });
   });
 });

@@ -1,5 +1,6 @@
 // What the server is told of a failure (src/server/report.ts, src/server/redact.ts), through onError or console.error,
 // route by route and about authorize(), and what the browser is told alongside; onError's own failures are swallowed.
+// onError's `error` is a plain value (no instanceof Error), without the key anywhere in it.
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -154,31 +155,33 @@ describe('what onError receives', () => {
     assert.equal(received.length, 3);
     const lower = KEY.toLowerCase();
     for (const info of received) {
-      const error = info.error as Error & { cause?: unknown; problem?: unknown };
-      assert.ok(error instanceof Error, info.message);
-      const texts = [
-        JSON.stringify(info),
-        String(error),
-        error.message,
-        String(error.stack),
-        String(error.cause),
-        JSON.stringify(error.problem) ?? '',
-        JSON.stringify(error),
-        ...allStrings(info),
-      ];
+      // A plain value, not what was thrown: JSON gives all of it.
+      assert.equal(Object.getPrototypeOf(info.error), Object.prototype, info.message);
+      assert.deepEqual(JSON.parse(JSON.stringify(info.error)), info.error, info.message);
+      const texts = [JSON.stringify(info), ...allStrings(info)];
       for (const text of texts) {
         assert.ok(!text.toLowerCase().includes(lower), `${info.message}: ${text}`);
         assert.ok(!text.includes(encodeURIComponent(KEY)), `${info.message}: ${text}`);
       }
     }
     // Still useful to a logger: what failed, and that the key was there.
-    const [connect, get1, list] = received.map((i) => i.error as Error & Record<string, unknown>);
+    const [connect, get1, list] = received.map((i) => i.error);
     assert.equal(connect.name, 'ProblemError');
     assert.equal(connect.status, 500);
-    assert.match(String(connect.title), /^bad key \[redacted\]$/);
+    assert.equal(connect.title, 'bad key [redacted]');
+    assert.equal(
+      connect.detail,
+      'the key [redacted] was refused; encoded [redacted]',
+      'the key in any case and URL-encoded',
+    );
+    assert.equal(get1.status, 500);
     assert.match(String(get1.detail), /Internal error for X-Api-Key: \[redacted\]/);
     assert.equal(list.name, 'PlatformRequestError');
-    assert.match(String((list.cause as Error).message), /\[redacted\]/);
+    assert.equal(list.code, 'network');
+    assert.equal(list.cause?.name, 'TypeError');
+    assert.match(String(list.cause?.message), /^fetch failed: socket closed while sending \[redacted\]$/);
+    assert.equal(list.cause?.cause?.message, 'ECONNRESET [redacted]');
+    assert.match(String(list.cause?.stack), /^TypeError: fetch failed: socket closed while sending \[redacted\]\n/);
   });
 });
 
@@ -304,6 +307,16 @@ describe('what onError and the browser are told, route by route (src/server/hand
       assert.equal(
         notArray.message,
         'GET /connections answered 502: platform list-connections answered something other than an array',
+      );
+      assert.deepEqual(
+        { ...errors[0].error, stack: undefined },
+        {
+          name: 'PlatformRequestError',
+          message: 'list-connections answered something other than an array',
+          code: 'invalid_response',
+          stack: undefined,
+        },
+        'onError is told what was wrong with the answer',
       );
       const older = sampleConnection({ id: 'older' });
       const newer = { ...sampleConnection({ id: 'newer' }), createTime: '2026-02-01T00:00:00Z' };
