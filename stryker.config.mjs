@@ -47,6 +47,7 @@ export const AREAS = {
       'test/node/server/connection-routes.test.ts',
       'test/node/server/handler.test.ts',
       'test/node/server/input.test.ts',
+      'test/node/server/integrations-route.test.ts',
       'test/node/server/options.test.ts',
       'test/node/server/origin.test.ts',
       'test/node/server/platform-url.test.ts',

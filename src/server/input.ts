@@ -149,21 +149,26 @@ export function parseOwnQuery(values: readonly string[]): boolean {
 }
 
 /**
+ * Whether a name is a plain provider name, one that may name a provider in a platform path: not empty, at most
+ * MAX_FIELD_LENGTH characters, no control characters, not `.` or `..`, no slash.
+ */
+export function isPlainProviderName(name: string): boolean {
+  return (
+    name.trim() !== '' &&
+    name.length <= MAX_FIELD_LENGTH &&
+    !CONTROL.test(name) &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/\\]/.test(name)
+  );
+}
+
+/**
  * The provider name of `/providers/{provider}`, decoded; anything that is no plain provider name (undecodable, empty,
  * too long, control characters, `.` or `..`, a slash) is answered like an unknown provider, with no platform call.
  */
 export function decodeProviderName(raw: string): string {
   const name = decodeSegment(raw);
-  if (
-    name === undefined ||
-    name.trim() === '' ||
-    name.length > MAX_FIELD_LENGTH ||
-    CONTROL.test(name) ||
-    name === '.' ||
-    name === '..' ||
-    /[/\\]/.test(name)
-  ) {
-    throw notFound('no such provider');
-  }
+  if (name === undefined || !isPlainProviderName(name)) throw notFound('no such provider');
   return name;
 }

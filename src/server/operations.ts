@@ -7,6 +7,7 @@ import type { ResponseParts } from '../http/response-parts.js';
 import { isClientGone } from '../http/client-gone.js';
 import { isRecord } from '../shared/json.js';
 import type { Connection } from '../shared/types.js';
+import type { BrowserIntegration } from '../shared/provider.js';
 import { consumerRefOf, groupRefOf, toBrowserConnection } from './connection.js';
 import { checkCredentialKind, parseCredential } from './credential-input.js';
 import {
@@ -20,6 +21,7 @@ import {
 import type { ConnectUser } from './options.js';
 import type { Platform } from './platform.js';
 import { isUsableUrl } from './platform-url.js';
+import { integrationProviders } from './integrations.js';
 import { notFound, ServerFault, unusableUrlProblem } from './handler-problems.js';
 
 /** How long the browser may take to send its whole body (408 after). */
@@ -159,4 +161,26 @@ export const getProvider: Operation = async (context, { segment }) => {
   // Outside the allow-list is answered like an unknown provider, and the platform is not asked.
   if (context.providers && !context.providers.has(name)) throw notFound('no such provider');
   return jsonParts(await context.platform.providerInfo(name));
+};
+
+/**
+ * GET {endpoint}/integrations: one entry per provider of the project's integrations (each once, in the platform's
+ * order, only the allow-listed, INTEGRATIONS_LIMIT.providers at most), each with its info from the provider cache
+ * (asked of the platform all at once, each at most once per PROVIDER_CACHE.ttlMs). A provider the platform does not
+ * know (its 404) is left out; any other failure of a provider's info fails the route with that failure's problem, so
+ * the browser never takes a short list for the whole one (the providers read before it stay in the cache).
+ */
+export const listIntegrations: Operation = async (context, { aborted }) => {
+  const names = integrationProviders(await context.platform.listIntegrations(aborted), context.providers);
+  const entries = await Promise.all(
+    names.map(async (provider): Promise<BrowserIntegration | undefined> => {
+      try {
+        return { provider, ...(await context.platform.providerInfo(provider)) };
+      } catch (error) {
+        if (error instanceof HttpProblem && error.init.status === 404) return undefined;
+        throw error;
+      }
+    }),
+  );
+  return jsonParts(entries.filter((entry) => entry !== undefined));
 };

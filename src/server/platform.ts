@@ -31,6 +31,8 @@ export interface Platform {
   updateCredential(connectionId: string, kind: CredentialKind, credential: Credential): Promise<Connection>;
   /** A provider's info as the browser gets it, from the handler's memory when it can. */
   providerInfo(name: string): Promise<BrowserProvider>;
+  /** The project's integrations, as the platform answers them (an array, its items unchecked). */
+  listIntegrations(aborted: () => boolean): Promise<unknown[]>;
 }
 
 /** After a 404 for a connection, a known project is checked again only this long after it was last seen. */
@@ -217,5 +219,19 @@ export function createPlatform(
     },
 
     providerInfo: createProviderCache(fetchProvider),
+
+    async listIntegrations(aborted) {
+      let answer: unknown;
+      try {
+        answer = await client.listIntegrations({ projectIdOrName: project });
+      } catch (error) {
+        // The list names no integration: its 404 can only mean a wrong baseUrl or project.
+        if (isNotFound(error)) throw misconfigured('list-integrations', error);
+        throw platformFault(error, 'list-integrations', { scrub });
+      }
+      if (!Array.isArray(answer)) throw invalidAnswer('list-integrations', 'an array', scrub);
+      stillWanted(aborted);
+      return answer;
+    },
   };
 }

@@ -9,6 +9,7 @@ import {
   getConnection,
   getProvider,
   listConnections,
+  listIntegrations,
   oauthConnect,
   oauthUpdate,
   updateConnection,
@@ -30,6 +31,7 @@ const OAUTH_UPDATE = /\/connections\/([^/]+):oauth-update\/?$/;
 const CONNECTION = /\/connections\/([^/]+)\/?$/;
 const CONNECTIONS = /\/connections\/?$/;
 const PROVIDER = /\/providers\/([^/]+)\/?$/;
+const INTEGRATIONS = /\/integrations\/?$/;
 
 export const ROUTES: readonly Route[] = [
   // POST {endpoint}/oauth-connect: a consent URL for a new connection of the caller
@@ -48,6 +50,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: CONNECTIONS, operation: createConnection },
   // GET {endpoint}/providers/{name}: what the element shows of a provider
   { method: 'GET', path: PROVIDER, operation: getProvider },
+  // GET {endpoint}/integrations: the providers of the project's integrations, each with what the element shows of it
+  // (after the routes above, so /providers/integrations stays a provider and /connections/integrations a connection)
+  { method: 'GET', path: INTEGRATIONS, operation: listIntegrations },
 ];
 
 /** The routes a handler serves with these options. */

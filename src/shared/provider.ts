@@ -34,6 +34,12 @@ export interface BrowserProvider {
   metadata?: { input?: ProviderInput[] };
 }
 
+/**
+ * One entry of the handler's `GET {endpoint}/integrations` answer: a provider of the project's integrations (as the
+ * platform names it there), with the same allow-listed view of its info as `GET {endpoint}/providers/{provider}`.
+ */
+export type BrowserIntegration = { provider: string } & BrowserProvider;
+
 /** One `customOpts.inputs` item: a credential of a `custom` provider. */
 export interface CustomInput {
   name: string;

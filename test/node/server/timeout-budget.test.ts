@@ -46,6 +46,7 @@ describe('timeoutMs is the budget of the whole platform call', () => {
     ['GET', '/connections', {}],
     ['GET', '/connections/c1', {}],
     ['GET', '/providers/slack', {}],
+    ['GET', '/integrations', {}],
     ['POST', '/oauth-connect', { method: 'POST', body: { provider: 'slack' } }],
     ['PATCH', '/connections/c1:oauth-update', { method: 'PATCH' }],
     ['DELETE', '/connections/c1', { method: 'DELETE' }],
