@@ -3,7 +3,7 @@
 // written). Without a data file the state lives in memory only.
 import { HttpProblem } from '../http/http-problem.js';
 import { seedState } from './seed.js';
-import { lockDataFile } from './data-file-lock.js';
+import { dataFileTarget, lockDataFile } from './data-file-lock.js';
 import { type EmulatorState } from './state.js';
 import { readStateFile, removeStrayTemps, writeStateFile } from './state-file.js';
 import { createStateWriter } from './state-writer.js';
@@ -24,9 +24,11 @@ function openState(dataFile: string | undefined): { state: EmulatorState; unlock
   // One emulator per data file: a second one is refused (EmulatorDataError) before it touches the file.
   const unlock = lockDataFile(dataFile);
   try {
-    removeStrayTemps(dataFile);
-    const state = readStateFile(dataFile) ?? seedState();
-    writeStateFile(dataFile, state);
+    // Through a symbolic link, the file it points to is read and written (a write never replaces the link).
+    const target = dataFileTarget(dataFile);
+    removeStrayTemps(target);
+    const state = readStateFile(target) ?? seedState();
+    writeStateFile(target, state);
     return { state, unlock };
   } catch (error) {
     unlock();
@@ -37,7 +39,7 @@ function openState(dataFile: string | undefined): { state: EmulatorState; unlock
 export function openDurableState(dataFile: string | undefined): DurableState {
   const { state, unlock } = openState(dataFile);
   const writer = dataFile
-    ? createStateWriter(dataFile, (error) =>
+    ? createStateWriter(dataFileTarget(dataFile), (error) =>
         console.error(`[emulator] could not save ${dataFile}; the next change tries again:`, error),
       )
     : undefined;
