@@ -130,6 +130,7 @@ export const AREAS = {
       'test/node/emulator/cors.test.ts',
       'test/node/emulator/data-file-link-lock.test.ts',
       'test/node/emulator/data-file-lock.test.ts',
+      'test/node/emulator/data-file-size-limit.test.ts',
       'test/node/emulator/dns-rebinding.test.ts',
       'test/node/emulator/durability.test.ts',
       'test/node/emulator/emulator.test.ts',
