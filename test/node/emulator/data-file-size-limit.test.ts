@@ -1,15 +1,17 @@
 // The data file's limit is counted in the bytes it stores (JSON as the file indents it, UTF-8, escapes included):
 // connections made of the costliest characters (control characters, six bytes each in the file) at every
 // character limit are refused with a 429 before the file could grow past LIMITS.dataFileBytes; deleting some makes
-// room again; and a request refused for another reason takes no room.
+// room again; a request refused for another reason takes no room; Allow on a consent page takes room for the
+// connection it makes; and expired consent links are forgotten when the file is full, so a retry fits.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmulator } from '../../../src/emulator/index.js';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
 import { LIMITS } from '../../../src/emulator/limits.js';
-import { costlyConnection } from '../helpers/costly.js';
+import { costly, costlyConnection, costlyConsent } from '../helpers/costly.js';
+import { manualClock } from '../helpers/emulator.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'emulator-data-bytes-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,6 +62,87 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       for (let i = 0; i < 30; i++) assert.equal((await generate('no-such-project', 1000 + i)).status, 404);
       assert.equal((await generate('demo', 2000)).status, 201, 'room again after the deletes');
       assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  /** Calls the emulator's API (or a consent page: `path` from the origin) with the seed's key. */
+  const call = (emulator: Emulator, method: string, path: string, body?: unknown) =>
+    emulator.handle(
+      new Request(`http://127.0.0.1${path}`, {
+        method,
+        headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+
+  /** Makes things with `make(i)` until a 429: how many it made (each a 200 or 201). */
+  async function fill(make: (i: number) => Promise<Response>): Promise<number> {
+    for (let i = 0; i < 10_000; i++) {
+      const response = await make(i);
+      if (response.status === 429) return i;
+      assert.ok(response.status === 200 || response.status === 201, `${response.status} ${await response.text()}`);
+    }
+    throw new Error('never full');
+  }
+
+  const consentLink = async (emulator: Emulator, i: number) => {
+    const response = await call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(i));
+    assert.equal(response.status, 200);
+    return new URL((await response.json()) as string).pathname;
+  };
+
+  it('takes room for the connection an Allow on a consent page makes: a 429 when full, the link still pending', async () => {
+    const file = join(dir, 'allow.json');
+    const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
+    try {
+      const link = await consentLink(emulator, 0);
+      await fill((i) => call(emulator, 'POST', '/v1/projects/demo/connections:generate', costlyConnection(i)));
+      await fill((i) =>
+        call(emulator, 'POST', '/v1/projects', {
+          name: `p${i}-${'x'.repeat(100)}`,
+          appName: costly(128),
+          orgId: 'org_demo',
+        }),
+      );
+      const allow = () =>
+        emulator.handle(
+          new Request(`http://127.0.0.1${link}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+            body: 'decision=allow',
+          }),
+        );
+      const refused = await allow();
+      assert.equal(refused.status, 429, await refused.clone().text());
+      assert.match(((await refused.json()) as { detail: string }).detail, /delete some connections first$/);
+      const session = emulator.state.consents.find((s) => link.endsWith(s.id));
+      assert.equal(session?.decision, undefined, 'the link is still pending');
+      assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
+      for (const c of emulator.state.connections.filter((c) => c.provider === 'paypal').slice(0, 4)) {
+        assert.equal((await call(emulator, 'DELETE', `/v1/projects/demo/connections/${c.id}`)).status, 204);
+      }
+      assert.equal((await allow()).status, 303, 'room again after the deletes');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('forgets expired consent links when full (a 429 to retry after a second), so the retry fits', async () => {
+    const file = join(dir, 'expired.json');
+    const clock = manualClock();
+    const emulator = createEmulator({ dataFile: file, verifyDelay: 0, now: clock.now });
+    try {
+      const made = await fill((i) => call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(i)));
+      assert.ok(made >= 20, `${made} consent links`);
+      assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
+      clock.advance(11 * 60 * 1000);
+      const refused = await call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(made));
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('retry-after'), '1');
+      assert.equal(emulator.state.consents.length, 0, 'the expired links are forgotten');
+      await consentLink(emulator, made + 1);
     } finally {
       await emulator.close();
     }
