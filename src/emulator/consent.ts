@@ -4,7 +4,7 @@
 import { readTextBody } from '../http/body-reader.js';
 import { HttpProblem, invalidRequest, methodNotAllowed } from '../http/http-problem.js';
 import type { Env } from './context.js';
-import { LIMITS } from './limits.js';
+import { LIMITS, storedBytesBound } from './limits.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
 import { findProvider, type CatalogEntry } from './providers.js';
 import { issueTokens, newId } from './ids.js';
@@ -158,7 +158,7 @@ export function handleCallback(env: Env, request: Request): Response {
 
 /** Carries out the user's choice on the consent page. Returns the connection ID for an allow. */
 export function applyConsent(
-  env: Pick<Env, 'state' | 'now' | 'verifyDelayMs' | 'changed'>,
+  env: Pick<Env, 'state' | 'now' | 'verifyDelayMs' | 'changed' | 'room'>,
   session: ConsentSession,
   decision: 'allow' | 'allow_bad_credentials' | 'deny',
 ): string | undefined {
@@ -181,6 +181,8 @@ export function applyConsent(
       detail: `the emulator holds ${LIMITS.connections} connections, its most; delete some first`,
     });
   }
+  // The connection keeps what the session holds: room for it in the data file first (429 past its most).
+  if (decision !== 'deny') env.room(storedBytesBound(session));
   session.decision = decision;
   env.changed();
   if (decision === 'deny') return undefined;

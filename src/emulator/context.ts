@@ -24,6 +24,11 @@ export interface Env {
   bodyDeadlineMs: number;
   /** Marks the state changed, so it is saved. */
   changed(): void;
+  /**
+   * Takes room in the data file for a change that may add up to `bytes` to it (storedBytesBound), before making it:
+   * a 429 problem when the file might grow past LIMITS.dataFileBytes.
+   */
+  room(bytes: number): void;
 }
 
 /** An operationId of openapi.yaml (the keys of the generated `operations`). */

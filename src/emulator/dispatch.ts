@@ -7,7 +7,7 @@ import { jsonResponse } from '../http/json-response.js';
 import type { Auth } from './auth.js';
 import type { Env, OperationContext, OperationId } from './context.js';
 import { jsonBeyond } from '../shared/json.js';
-import { boundIssue, LIMITS, limitIssues } from './limits.js';
+import { boundIssue, LIMITS, limitIssues, storedBytesBound } from './limits.js';
 import type { Contract, OperationInfo } from './openapi.js';
 import { beforeValidation, handlers } from './operations.js';
 
@@ -90,6 +90,16 @@ function invalidInput(issues: ReturnType<OperationInfo['validateBody']>['issues'
   return invalidRequest(detail, shown);
 }
 
+/** The operations that store what their body holds (the others store nothing, or less than they remove). */
+const STORING: ReadonlySet<OperationId> = new Set<OperationId>([
+  'oauthConnect',
+  'oauthUpdate',
+  'generateConnection',
+  'updateConnection',
+  'createProject',
+  'createNotificationEventTopicRoute',
+]);
+
 export function createDispatch({ contract, auth, bodyLimit, bodyDeadlineMs, urlFormat }: DispatchOptions): Dispatch {
   return async function dispatch(request, subPath, server, env) {
     const { op, params: pathParams } = findOperation(contract.operations, request, subPath, server);
@@ -126,6 +136,8 @@ export function createDispatch({ contract, auth, bodyLimit, bodyDeadlineMs, urlF
       query: params.query,
       body,
     } as OperationContext<OperationId>;
+    // What the operation may store takes room in the data file first (429 past LIMITS.dataFileBytes).
+    if (STORING.has(operationId)) context.room(storedBytesBound(body));
     return operationResponse(handler(context), urlFormat);
   };
 }

@@ -18,7 +18,8 @@ import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
 import { errorResponse, problemOf } from './error-handler.js';
 import { findRoute } from './routes.js';
 import { checkHost } from './hosts.js';
-import { openDurableState } from './durable.js';
+import { openDurableState, type Reservation } from './durable.js';
+import { LIMITS } from './limits.js';
 import type { EmulatorState } from './state.js';
 
 export type { EmulatorOptions } from './options.js';
@@ -116,6 +117,34 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     const origin = () => publicOrigin(request, arrived);
     // A change this request made is saved before it is answered.
     let changed = false;
+    // Room this request took in the data file, given back when it made no change after all.
+    const reservations: Reservation[] = [];
+    const releaseUnused = () => {
+      if (!changed) for (const r of reservations.splice(0)) r.release();
+    };
+    const room = (bytes: number) => {
+      const reservation = durable.reserve(bytes);
+      if (reservation) {
+        reservations.push(reservation);
+        return;
+      }
+      // Expired consent links take room in vain: forgotten now (saved with this answer), so a retry may fit.
+      const nowMs = now().getTime();
+      const live = state.consents.filter((s) => Date.parse(s.expiresAt) > nowMs);
+      const forgot = live.length < state.consents.length;
+      if (forgot) {
+        state.consents = live;
+        changed = true;
+      }
+      throw new HttpProblem(
+        {
+          status: 429,
+          detail: `the data file holds ${durable.size} bytes, and this change might take it past its most (${LIMITS.dataFileBytes} bytes); delete some connections first`,
+          ...(forgot ? { retryable: true } : {}),
+        },
+        forgot ? { 'retry-after': '1' } : {},
+      );
+    };
     const saveChange = async () => {
       if (!changed) return;
       changed = false;
@@ -129,12 +158,15 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
       verifyDelayMs,
       bodyDeadlineMs,
       changed: () => void (changed = true),
+      room,
     });
     let response: Response;
     try {
       response = await routeRequest(request, env);
+      releaseUnused();
       await saveChange();
     } catch (error) {
+      releaseUnused();
       // A change made before a refusal is saved too, though its answer claims none.
       await saveChange().catch(() => {});
       response = errorResponse(problemOf(error, request), request, pathnameOf(request), {

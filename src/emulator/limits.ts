@@ -26,6 +26,11 @@ export const LIMITS = {
   consents: 2_000,
   /** Connections in all: beyond it, a consent that would create one answers 429 (delete some first). */
   connections: 5_000,
+  /**
+   * Largest data file, in the bytes it stores (JSON.stringify's text as the file indents it, in UTF-8, escapes
+   * included: a control character takes six): a change that might make it larger answers 429 (delete some first).
+   */
+  dataFileBytes: 8 * 1024 * 1024,
   /** Most issues a problem lists (the first ones; its detail says how many there are). */
   problemIssues: 20,
   /** Longest detail of a problem, in characters (longer ones are cut, ending with …). */
@@ -37,6 +42,15 @@ export const LIMITS = {
   /** Largest body (as JSON) whose every schema problem is looked for; a larger one is checked up to its first. */
   allErrorsBytes: 64 * 1024,
 } as const;
+
+/**
+ * At most what storing `value` (a request's body, a consent session) adds to the data file, in the bytes it stores:
+ * its JSON text as the file indents it, in UTF-8 with its escapes, three times over (deeper in the file, each of its
+ * lines is indented further; a ref may be kept in two fields), plus what the emulator adds (IDs, times, tokens).
+ */
+export function storedBytesBound(value: unknown): number {
+  return 3 * Buffer.byteLength(JSON.stringify(value, null, 1) ?? '') + 4 * 1024;
+}
 
 /** `text` cut to `max` characters, ending with … when cut. */
 export function cut(text: string, max: number): string {

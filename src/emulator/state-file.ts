@@ -108,21 +108,23 @@ export function serializeState(state: EmulatorState): string {
 }
 
 /**
- * Writes the state so that a crash at any moment leaves either the old file or the new one (blocking: for start-up).
- * Throws EmulatorDataError when the file cannot be written.
+ * Writes the state so that a crash at any moment leaves either the old file or the new one (blocking: for start-up),
+ * and answers the file's size in bytes. Throws EmulatorDataError when the file cannot be written.
  */
-export function writeStateFile(file: string, state: EmulatorState): void {
+export function writeStateFile(file: string, state: EmulatorState): number {
   const temp = tempName(file);
+  const text = serializeState(state);
   try {
     const fd = openSync(temp, 'wx', 0o600);
     try {
-      writeSync(fd, serializeState(state));
+      writeSync(fd, text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
     renameSync(temp, file);
     syncFolderSync(dirname(file));
+    return Buffer.byteLength(text);
   } catch (error) {
     rmSync(temp, { force: true });
     // A folder that does not exist, or one this process may not write to.

@@ -27,6 +27,8 @@ export function createStateWriter(
   onError: (error: unknown) => void,
   /** How one write is made (tests count them): temp file, fsync, rename, fsync of the folder. */
   write: (file: string, text: string) => Promise<void> = writeStateFileAsync,
+  /** Told the size in bytes of each state serialized for a write, as soon as it is serialized. */
+  serialized: (bytes: number) => void = () => {},
 ): StateWriter {
   let pending: EmulatorState | undefined;
   let waiting: Array<{ resolve(): void; reject(error: unknown): void }> = [];
@@ -37,6 +39,7 @@ export function createStateWriter(
     while (pending !== undefined) {
       const text = serializeState(pending);
       pending = undefined;
+      serialized(Buffer.byteLength(text));
       const batch = waiting;
       waiting = [];
       try {

@@ -1,0 +1,150 @@
+// The data file's limit is counted in the bytes it stores (JSON as the file indents it, UTF-8, escapes included):
+// connections made of the costliest characters (control characters, six bytes each in the file) at every
+// character limit are refused with a 429 before the file could grow past LIMITS.dataFileBytes; deleting some makes
+// room again; a request refused for another reason takes no room; Allow on a consent page takes room for the
+// connection it makes; and expired consent links are forgotten when the file is full, so a retry fits.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
+import { LIMITS } from '../../../src/emulator/limits.js';
+import { costly, costlyConnection, costlyConsent } from '../helpers/costly.js';
+import { manualClock } from '../helpers/emulator.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'emulator-data-bytes-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the data file never grows past LIMITS.dataFileBytes, counted in the bytes it stores', () => {
+  it('refuses with 429 a connection that might take the file past its most, whatever its characters; a delete makes room', async (t) => {
+    const file = join(dir, 'full.json');
+    const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
+    const generate = (project: string, i: number) =>
+      emulator.handle(
+        new Request(`http://127.0.0.1/v1/projects/${project}/connections:generate`, {
+          method: 'POST',
+          headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
+          body: JSON.stringify(costlyConnection(i)),
+        }),
+      );
+    try {
+      const made: string[] = [];
+      let refused: { status: number; detail: string } | undefined;
+      for (let i = 0; i < 200 && !refused; i++) {
+        const response = await generate('demo', i);
+        assert.ok(statSync(file).size <= LIMITS.dataFileBytes, `${statSync(file).size} bytes after ${i + 1}`);
+        if (response.status === 429) refused = await response.json();
+        else {
+          assert.equal(response.status, 201, await response.clone().text());
+          made.push(((await response.json()) as { id: string }).id);
+        }
+      }
+      assert.ok(refused, 'refused before 200 connections of 180 KB each');
+      t.diagnostic(`${made.length} connections, ${statSync(file).size} bytes, then a 429`);
+      assert.match(
+        refused.detail,
+        /^the data file holds \d+ bytes, and this change might take it past its most \(8388608 bytes\); delete some connections first$/,
+      );
+      // Each costly connection is over 150 KB in the file: at most ~55 fit in 8 MiB, and far more than a few.
+      assert.ok(made.length >= 20 && made.length <= 60, `${made.length} connections`);
+
+      for (const id of made.slice(0, 4)) {
+        const deleted = await emulator.handle(
+          new Request(`http://127.0.0.1/v1/projects/demo/connections/${id}`, {
+            method: 'DELETE',
+            headers: { 'x-api-key': 'dev-api-key' },
+          }),
+        );
+        assert.equal(deleted.status, 204);
+      }
+      // Refused for another reason (no such project), a request takes no room: never a 429 however many.
+      for (let i = 0; i < 30; i++) assert.equal((await generate('no-such-project', 1000 + i)).status, 404);
+      assert.equal((await generate('demo', 2000)).status, 201, 'room again after the deletes');
+      assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  /** Calls the emulator's API (or a consent page: `path` from the origin) with the seed's key. */
+  const call = (emulator: Emulator, method: string, path: string, body?: unknown) =>
+    emulator.handle(
+      new Request(`http://127.0.0.1${path}`, {
+        method,
+        headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+
+  /** Makes things with `make(i)` until a 429: how many it made (each a 200 or 201). */
+  async function fill(make: (i: number) => Promise<Response>): Promise<number> {
+    for (let i = 0; i < 10_000; i++) {
+      const response = await make(i);
+      if (response.status === 429) return i;
+      assert.ok(response.status === 200 || response.status === 201, `${response.status} ${await response.text()}`);
+    }
+    throw new Error('never full');
+  }
+
+  const consentLink = async (emulator: Emulator, i: number) => {
+    const response = await call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(i));
+    assert.equal(response.status, 200);
+    return new URL((await response.json()) as string).pathname;
+  };
+
+  it('takes room for the connection an Allow on a consent page makes: a 429 when full, the link still pending', async () => {
+    const file = join(dir, 'allow.json');
+    const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
+    try {
+      const link = await consentLink(emulator, 0);
+      await fill((i) => call(emulator, 'POST', '/v1/projects/demo/connections:generate', costlyConnection(i)));
+      await fill((i) =>
+        call(emulator, 'POST', '/v1/projects', {
+          name: `p${i}-${'x'.repeat(100)}`,
+          appName: costly(128),
+          orgId: 'org_demo',
+        }),
+      );
+      const allow = () =>
+        emulator.handle(
+          new Request(`http://127.0.0.1${link}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+            body: 'decision=allow',
+          }),
+        );
+      const refused = await allow();
+      assert.equal(refused.status, 429, await refused.clone().text());
+      assert.match(((await refused.json()) as { detail: string }).detail, /delete some connections first$/);
+      const session = emulator.state.consents.find((s) => link.endsWith(s.id));
+      assert.equal(session?.decision, undefined, 'the link is still pending');
+      assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
+      for (const c of emulator.state.connections.filter((c) => c.provider === 'paypal').slice(0, 4)) {
+        assert.equal((await call(emulator, 'DELETE', `/v1/projects/demo/connections/${c.id}`)).status, 204);
+      }
+      assert.equal((await allow()).status, 303, 'room again after the deletes');
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('forgets expired consent links when full (a 429 to retry after a second), so the retry fits', async () => {
+    const file = join(dir, 'expired.json');
+    const clock = manualClock();
+    const emulator = createEmulator({ dataFile: file, verifyDelay: 0, now: clock.now });
+    try {
+      const made = await fill((i) => call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(i)));
+      assert.ok(made >= 20, `${made} consent links`);
+      assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
+      clock.advance(11 * 60 * 1000);
+      const refused = await call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(made));
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers.get('retry-after'), '1');
+      assert.equal(emulator.state.consents.length, 0, 'the expired links are forgotten');
+      await consentLink(emulator, made + 1);
+    } finally {
+      await emulator.close();
+    }
+  });
+});
