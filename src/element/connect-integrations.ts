@@ -184,6 +184,7 @@ export class ConnectIntegrations extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('endpoint') || changed.has('providers')) this.#read();
+    if (!this.entries) return;
     const rows = new Map<string, ConnectProvider>();
     for (const { provider } of this.entries ?? []) {
       const row = this.#rows.get(provider) ?? document.createElement('connect-provider');
@@ -208,7 +209,7 @@ export class ConnectIntegrations extends LitElement {
   /** Reads the integrations, then the caller's connections (the request the rows share), and tells the page. */
   async #read(): Promise<void> {
     const id = ++this.#readId;
-    this.entries = undefined;
+    // Read again, the list keeps showing its rows (their state, any flow) until the new answer.
     this.failed = false;
     const { endpoint } = this;
     if (!endpoint) return;
