@@ -69,6 +69,9 @@ export function parseCredential(
 export function checkCredentialKind(info: BrowserProvider, sent: CredentialKind | undefined): void {
   const signIn = signInOf(info);
   const wanted = signIn.way === 'form' ? signIn.kind : undefined;
+  // A provider that signs in through consent is connected through oauth-connect, with or without a credential here.
+  if (signIn.way === 'popup' && sent === undefined)
+    throw refused('provider', `${info.name} signs in through its consent page (oauth-connect)`);
   if (sent === wanted) return;
   if (sent === undefined) throw refused(wanted!, `is required: ${info.name} signs in with it`);
   const how =
@@ -78,6 +81,18 @@ export function checkCredentialKind(info: BrowserProvider, sent: CredentialKind 
         ? `takes ${wanted}`
         : 'takes no credential';
   throw refused(sent, `is not what ${info.name} takes: it ${how}`);
+}
+
+/**
+ * The texts a platform's error could repeat a credential as: each value as sent, JSON-escaped (inside a JSON text),
+ * and a username and password as basic auth carries them (`user:pass` in base64). Hidden in any case and URL-encoded
+ * by the redactor (redact.ts).
+ */
+export function secretForms(credential: Credential): string[] {
+  const forms = credentialValues(credential).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
+  for (const pair of [credential.basicAuth, credential.oauth2PasswordCredentials])
+    if (pair) forms.push(btoa(String.fromCharCode(...new TextEncoder().encode(`${pair.username}:${pair.password}`))));
+  return [...new Set(forms)].filter((form) => form.length > 0);
 }
 
 /** Every credential value, to hide them wherever a text could repeat them. */

@@ -7,14 +7,15 @@ import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { groupRefOf } from './connection.js';
 import type { CredentialKind } from '../shared/sign-in.js';
-import { credentialValues, type Credential } from './credential-input.js';
+import { secretForms, type Credential } from './credential-input.js';
+import { createRedactor } from './redact.js';
 import type { ConnectFields } from './input.js';
 import type { ConnectHandlerOptions, ConnectUser, ResolvedOptions } from './options.js';
-import type { HttpProblem } from '../http/http-problem.js';
+import { HttpProblem } from '../http/http-problem.js';
 import { misconfiguredProblem, notFound, ServerFault } from './handler-problems.js';
 import { toBrowserProvider } from './provider.js';
 import { createProviderCache } from './provider-cache.js';
-import { escapeRegExp, type Scrubber } from './scrub.js';
+import type { Scrubber } from './scrub.js';
 import { invalidAnswer, platformFault } from './upstream.js';
 
 export interface Platform {
@@ -94,17 +95,22 @@ export function createPlatform(
    * browser's problem, the log line and the error onError gets, even where the platform's text repeats it.
    */
   function credentialFault(error: unknown, operation: string, credential: Credential): HttpProblem {
-    const values = credentialValues(credential);
-    const forms = [...new Set(values.flatMap((v) => [v, encodeURIComponent(v)]))].sort((a, b) => b.length - a.length);
-    const pattern = forms.length ? new RegExp(forms.map(escapeRegExp).join('|'), 'g') : undefined;
-    const hide = (text: string) => (pattern ? text.replace(pattern, '[redacted]') : text);
+    const secrets = secretForms(credential);
+    const hide = createRedactor(secrets);
     const hiding = Object.assign((text: string) => scrub(hide(text)), {
       isClean: (text: string) => hide(text) === text && scrub.isClean(text),
     });
-    const fault = platformFault(error, operation, { scrub: hiding });
+    let fault = platformFault(error, operation, { scrub: hiding });
+    // A generate connection that timed out or lost its answer may have been made: the browser must not send the
+    // credential again (the client does not resend it either). A 503 or 429 the platform did not act on stays retryable.
+    const { status, retryable } = fault.init;
+    if (operation === 'generate-connection' && retryable && (status === 504 || status === 502)) {
+      const once = new HttpProblem({ ...fault.init, retryable: false }, fault.headers);
+      fault = fault instanceof ServerFault ? new ServerFault(once, fault.kind, fault.logMessage, fault.error) : once;
+    }
     if (!(fault instanceof ServerFault)) return fault;
     // The log line and onError's value are redacted where they are told (report.ts), the credential with the key.
-    return new ServerFault(fault, fault.kind, fault.logMessage, fault.error, values);
+    return new ServerFault(fault, fault.kind, fault.logMessage, fault.error, secrets);
   }
 
   async function fetchProvider(name: string): Promise<BrowserProvider> {
@@ -201,7 +207,10 @@ export function createPlatform(
         });
       } catch (error) {
         // Generate connection names no connection: its 404 can only mean a wrong baseUrl or project.
-        if (isNotFound(error)) throw misconfigured('generate-connection', error);
+        if (isNotFound(error)) {
+          const fault = misconfigured('generate-connection', error);
+          throw new ServerFault(fault, fault.kind, fault.logMessage, fault.error, secretForms(credential));
+        }
         throw credentialFault(error, 'generate-connection', credential);
       }
     },

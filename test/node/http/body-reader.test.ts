@@ -88,7 +88,10 @@ describe('JSON bodies and the answers of the handler (src/http/body-reader.ts, s
       const before = platform.requests.length;
       assert.equal((await problemOf(await post(undefined, json), 400)).detail, 'the JSON body is empty');
       assert.equal((await problemOf(await post(' \n\t ', json), 400)).detail, 'the JSON body is empty');
-      assert.match((await problemOf(await post('{"provider":', json), 400)).detail, /^the body is not valid JSON: \S/);
+      assert.equal((await problemOf(await post('{"provider":', json), 400)).detail, 'the body is not valid JSON');
+      // The parser's own message quotes the body: a credential in it is never echoed.
+      const echoed = await problemOf(await post('{"apiKey":sk-SECRET-9f2}', json), 400);
+      assert.ok(!JSON.stringify(echoed).includes('SECRET-9f2'), JSON.stringify(echoed));
       const latin1 = new Uint8Array([
         ...new TextEncoder().encode('{"provider":"sl'),
         0xe9,

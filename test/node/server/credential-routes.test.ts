@@ -100,6 +100,7 @@ describe('the credential routes', () => {
         ['cloudtalk', { apiKey: 'k' }, 'apiKey'],
         ['salesforce', { apiKey: 'k' }, 'apiKey'],
         ['apollo', {}, 'apiKey'],
+        ['salesforce', {}, 'provider'],
       ] as const) {
         const response = await send(handler, 'POST', '/connections', { provider, ...credential });
         const problem = await response.json();
@@ -224,6 +225,74 @@ describe('a credential the platform repeats in its error', () => {
       );
     } finally {
       console.error = realError;
+      await platform.close();
+    }
+  });
+});
+
+describe('a basic credential the platform repeats escaped, in capitals or as basic auth', () => {
+  it('should be hidden in every form in the answer, the log line and onError', async () => {
+    const password = `p"w\\${marker('basic')}`;
+    const username = 'someone';
+    const basic = btoa(`${username}:${password}`);
+    const platform = await startTestServer((request) => {
+      if (request.path.startsWith('/v1/providers/')) return { body: { name: 'cloudtalk', authType: 'basic' } };
+      // It repeats the body it got (JSON-escaped), the password in capitals, and the Authorization it would send.
+      return problemReply(500, { title: 'Failed', detail: `${request.body} ${password.toUpperCase()} Basic ${basic}` });
+    });
+    const infos: ConnectHandlerErrorInfo[] = [];
+    try {
+      const handler = createConnectHandler({
+        apiKey: API_KEY,
+        baseUrl: `${platform.url}/v1`,
+        project: 'demo',
+        authorize,
+        retry: false,
+        onError: (info) => void infos.push(info),
+      });
+      const response = await send(handler, 'POST', '/connections', {
+        provider: 'cloudtalk',
+        basicAuth: { username, password },
+      });
+      const text = await response.text();
+      assert.equal(response.status, 502, text);
+      assert.equal(infos.length, 1);
+      const seen = [text, infos[0].message, JSON.stringify(infos[0].error)].join('\n');
+      const secret = password.slice(4);
+      for (const form of [secret, secret.toUpperCase(), basic, JSON.stringify(password).slice(1, -1)])
+        assert.ok(!seen.includes(form), `${form} leaked: ${seen}`);
+      assert.ok(
+        platform.requests.some((r) => r.body.includes(JSON.stringify(password))),
+        'the platform got it',
+      );
+    } finally {
+      await platform.close();
+    }
+  });
+});
+
+describe('a generate connection that got no answer in time', () => {
+  it('should be a problem the browser does not retry: the connection may have been made', async () => {
+    const platform = await startTestServer((request) =>
+      request.path.startsWith('/v1/providers/')
+        ? { body: { name: 'apollo', authType: 'apiKey' } }
+        : { delayMs: 1500, body: {} },
+    );
+    try {
+      const handler = createConnectHandler({
+        apiKey: API_KEY,
+        baseUrl: `${platform.url}/v1`,
+        project: 'demo',
+        authorize,
+        timeoutMs: 300,
+        onError: () => {},
+      });
+      const response = await send(handler, 'POST', '/connections', { provider: 'apollo', apiKey: 'k' });
+      const problem = await response.json();
+      assert.equal(response.status, 504, JSON.stringify(problem));
+      assert.equal(problem.retryable, false);
+      assert.equal(platform.requests.filter((r) => r.method === 'POST').length, 1, 'sent once');
+    } finally {
       await platform.close();
     }
   });
