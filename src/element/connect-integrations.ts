@@ -2,7 +2,7 @@ import { css, html, LitElement, nothing, type PropertyValues, type TemplateResul
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
-import { BackendError, callBackend } from './backend.js';
+import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
 import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectStrings } from './strings.js';
 import { knownProvider, pickConnection, readConnections } from './page-reads.js';
@@ -49,6 +49,8 @@ declare global {
   }
 }
 
+/** The list's read: seconds of retries of a failure that may pass, before it says it failed. */
+const READ_RETRIES: RetryPolicy = { baseMs: 500, maxFailures: 4, maxDelayMs: 4000, budgetMs: 8000 };
 /** Above this many rows, a search input filters them. */
 const SEARCH_FROM = 9;
 /** The parts of a row's element, exported under their own names. */
@@ -218,24 +220,21 @@ export class ConnectIntegrations extends LitElement {
     let entries: IntegrationEntry[];
     let fromRoute = true;
     try {
-      const { data } = await callBackend({
-        endpoint,
-        method: 'GET',
-        path: '/integrations',
-        headers,
-        signal: AbortSignal.timeout(15000),
-      });
+      const data = await this.#readIntegrations(endpoint, headers);
       entries = (Array.isArray(data) ? data : []).filter(
         (e): e is IntegrationEntry => !!e && typeof e === 'object' && typeof e.provider === 'string' && !!e.provider,
       );
       // The attribute narrows and orders; a name the route does not list gets no row.
       if (named.length) entries = named.flatMap((name) => entries.filter((e) => e.provider === name).slice(0, 1));
     } catch (error) {
-      // A backend without the route: the named providers are the rows, each read through the providers route.
-      const missing = error instanceof BackendError && error.notBackend;
+      // A backend without the route (404 or 405): the named providers are the rows, each read through the providers
+      // route.
+      const missing =
+        error instanceof BackendError && (error.notBackend || [404, 405].includes(error.problem?.status ?? 0));
       if (id !== this.#readId) return;
       if (!missing || !named.length) {
-        this.failed = true;
+        // Read again, a failure leaves the rows shown (their state, any flow) as they were.
+        if (!this.entries) this.failed = true;
         return;
       }
       entries = named.map((provider) => ({ provider, name: provider }));
@@ -246,7 +245,8 @@ export class ConnectIntegrations extends LitElement {
     if (fromRoute) for (const entry of entries) if (entry.name === entry.provider) knownProvider(endpoint, entry);
     this.entries = entries;
     const list = await readConnections(endpoint, headers);
-    if (id !== this.#readId) return;
+    // Connections the backend could not tell are unknown, not "none": nothing to tell the page.
+    if (id !== this.#readId || !list) return;
     this.dispatchEvent(
       new CustomEvent('connect-integrations-loaded', {
         bubbles: true,
@@ -255,11 +255,26 @@ export class ConnectIntegrations extends LitElement {
           integrations: entries.map((entry) => ({
             provider: entry.provider,
             displayName: displayNameOf(entry),
-            connection: (list && pickConnection(list, entry.provider)) ?? null,
+            connection: pickConnection(list, entry.provider) ?? null,
           })),
         },
       }),
     );
+  }
+
+  /** The integrations route's answer, a failure that may pass retried as every read is (backend.ts's retryDelay). */
+  async #readIntegrations(endpoint: string, headers: Record<string, string>): Promise<unknown> {
+    for (let failures = 0, waited = 0; ;) {
+      try {
+        const call = { endpoint, method: 'GET', path: '/integrations', headers, signal: AbortSignal.timeout(15000) };
+        return (await callBackend(call)).data;
+      } catch (error) {
+        const wait = retryDelay(error, ++failures, waited, READ_RETRIES);
+        if (wait === undefined || !this.isConnected) throw error;
+        waited += wait;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
   }
 
   #text(key: keyof IntegrationsStrings, count = 0, total = 0): string {
@@ -299,9 +314,10 @@ export class ConnectIntegrations extends LitElement {
         ${[0, 1, 2].map(() => html`<li part="row"></li>`)}
       </ul>`;
     if (!entries.length) return html`<p role="status">${this.#text('empty')}</p>`;
-    const query = this.query.trim().toLowerCase();
-    const shown = entries.filter((e) => displayNameOf(e).toLowerCase().includes(query)).length;
     const search = entries.length >= SEARCH_FROM;
+    // Without the search input (8 rows or fewer), no row is hidden.
+    const query = search ? this.query.trim().toLowerCase() : '';
+    const shown = entries.filter((e) => displayNameOf(e).toLowerCase().includes(query)).length;
     return html`${
       search
         ? html`<input

@@ -121,7 +121,7 @@ describe('<connect-integrations>', () => {
     const visible = rows(list).filter((row) => !row.hidden);
     expect(visible.map((row) => row.querySelector('strong')!.textContent)).to.deep.equal(['HubSpot']);
     expect(list.shadowRoot!.querySelector('[role=status]')!.textContent).to.equal('1 of 10 integrations');
-    expect(rowElements(list), 'hidden rows stay, with their state').to.have.length(DEMO.length);
+    expect(rowElements(list).length, 'hidden rows stay, with their state').to.equal(DEMO.length);
   });
 
   it('should show no search at 8 rows or fewer', async () => {
@@ -136,6 +136,35 @@ describe('<connect-integrations>', () => {
     expect(list.shadowRoot!.textContent).to.include('The integrations could not be loaded.');
     list.shadowRoot!.querySelector<HTMLButtonElement>('[part=retry]')!.click();
     await settled(list, DEMO.length);
+  });
+
+  it('should take a JSON 404 for the integrations route as no route, with the providers attribute', async () => {
+    const { list } = await make('nointegrations-json', 'apollo salesforce');
+    await settled(list, 2);
+    expect(rowElements(list).map((row) => row.provider)).to.deep.equal(['apollo', 'salesforce']);
+  });
+
+  it('should read again through a failure that passes, and show the rows', async () => {
+    const { list, tag } = await make('integrations-503-once');
+    await settled(list, DEMO.length);
+    const reads = (await serverLog(tag)).filter((r) => r.path === '/api/connect/integrations');
+    expect(reads).to.have.length(2);
+  });
+
+  it('should keep its rows, with their state, when a read again fails', async () => {
+    const { list, tag } = await make('integrations-fail-later');
+    await settled(list, DEMO.length);
+    const [first] = rowElements(list);
+    list.setAttribute('providers', 'slack');
+    await waitUntil(
+      async () => (await serverLog(tag)).filter((r) => r.path === '/api/connect/integrations').length === 2,
+      'no second read',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await list.updateComplete;
+    expect(list.shadowRoot!.querySelector('[part=retry]')).to.equal(null);
+    expect(rowElements(list).length).to.equal(DEMO.length);
+    expect(rowElements(list)[0] === first && first.isConnected, 'the same row, still on the page').to.equal(true);
   });
 
   it("should let the page style every row's button through ::part(button)", async () => {

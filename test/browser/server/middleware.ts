@@ -438,6 +438,16 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       ctx.body = 'Not Found';
       return;
     }
+    const integrationReads = log.filter((r) => /\/integrations$/.test(r.path)).length;
+    if (mode === 'nointegrations-json' && /\/integrations$/.test(rest))
+      // A connect backend of an older version: its unknown route is a JSON problem.
+      return json(ctx, { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such connect route' }, 404);
+    if (mode === 'integrations-503-once' && /\/integrations$/.test(rest) && integrationReads === 1)
+      // A failure that passes, once.
+      return json(ctx, { type: 'about:blank', title: 'Service Unavailable', status: 503 }, 503);
+    if (mode === 'integrations-fail-later' && /\/integrations$/.test(rest) && integrationReads > 1)
+      // The first read passes; every later one fails for good.
+      return json(ctx, { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'not now' }, 400);
     if (
       mode === 'integrations-fail-once' &&
       /\/integrations$/.test(rest) &&
