@@ -5,21 +5,11 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/integrations.js';
 import type { ConnectIntegrations, ConnectProvider } from '../../src/integrations.js';
+import { DEMO_INTEGRATION_PROVIDERS } from '../shared/fixtures.js';
 import { ended, freshSessionEachTest, serverLog, uniqueTag, userClick, watch } from './helpers.js';
 
 /** The ten providers of project `demo`'s integrations, in the platform's order. */
-const DEMO = [
-  'hubspot',
-  'salesforce',
-  'slack',
-  'zendesk',
-  'netsuite',
-  'apollo',
-  'insightly',
-  'cloudtalk',
-  'paypal',
-  'clariCopilot',
-];
+const DEMO: readonly string[] = DEMO_INTEGRATION_PROVIDERS;
 
 const rows = (list: ConnectIntegrations) => [...list.shadowRoot!.querySelectorAll<HTMLLIElement>('[part=row]')];
 const rowElements = (list: ConnectIntegrations) => [

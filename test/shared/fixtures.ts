@@ -17,3 +17,17 @@ export function sampleConnection(overrides: Partial<Connection> & { groupRef?: s
     ...rest,
   };
 }
+
+/** The providers of project `demo`'s integrations in the emulator's seed, in the platform's order (int_demo first). */
+export const DEMO_INTEGRATION_PROVIDERS = [
+  'hubspot',
+  'salesforce',
+  'slack',
+  'zendesk',
+  'netsuite',
+  'apollo',
+  'insightly',
+  'cloudtalk',
+  'paypal',
+  'clariCopilot',
+] as const;

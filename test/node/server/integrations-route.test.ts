@@ -15,20 +15,10 @@ import { call, problemReply } from '../helpers/handler-calls.js';
 import type { RecordedRequest, Reply } from '../helpers/http-server.js';
 import { countingFetch, type CountingFetch } from '../helpers/platform-calls.js';
 import { ADA, DOUBLE_KEY, handlerOnPlatformDouble, problemOf } from '../helpers/platform-double.js';
+import { DEMO_INTEGRATION_PROVIDERS } from '../../shared/fixtures.js';
 
 /** The providers of project demo's integrations, in the emulator's order (oldest first: int_demo's hubspot first). */
-const DEMO_PROVIDERS = [
-  'hubspot',
-  'salesforce',
-  'slack',
-  'zendesk',
-  'netsuite',
-  'apollo',
-  'insightly',
-  'cloudtalk',
-  'paypal',
-  'clariCopilot',
-];
+const DEMO_PROVIDERS: readonly string[] = DEMO_INTEGRATION_PROVIDERS;
 
 async function listOf(response: Response): Promise<Array<{ provider: string } & Record<string, unknown>>> {
   const text = await response.text();
