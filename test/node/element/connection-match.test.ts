@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   changedSince,
+  changedSinceStart,
   listedBaseline,
   matchesRequest,
   stampOf,
@@ -75,5 +76,20 @@ describe('changedSince', () => {
     assert.equal(changedSince(old, { clock }), true, 'changed at the very time of the first answer');
     assert.equal(changedSince(old, { clock: clock + 1 }), false);
     assert.equal(changedSince(old, { clock: undefined }), false);
+  });
+});
+
+describe('changedSinceStart', () => {
+  const seen = make({ id: 'conn_1', createTime: '2026-01-01T00:00:00Z', updateTime: '2026-01-02T00:00:00Z' });
+
+  it('should count an update by form only once the connection changed from the stamp it had at the start', () => {
+    const request: Request = { mode: 'update', connectionId: 'conn_1', stampAtStart: '2026-01-02T00:00:00Z' };
+    assert.equal(changedSinceStart(seen, request), false, 'an old bad_credentials does not end the reconnect');
+    assert.equal(changedSinceStart({ ...seen, updateTime: '2026-01-03T00:00:00Z' }, request), true);
+  });
+
+  it('should count at once without a stamp at the start, and in create mode', () => {
+    assert.equal(changedSinceStart(seen, { mode: 'update', connectionId: 'conn_1' }), true);
+    assert.equal(changedSinceStart(seen, { mode: 'create', provider: 'hubspot' }), true);
   });
 });
