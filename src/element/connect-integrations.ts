@@ -2,7 +2,9 @@ import { css, html, LitElement, nothing, type PropertyValues, type TemplateResul
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
-import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
+import { BackendError, type RetryPolicy } from './backend.js';
+import { BackendSession } from './backend-session.js';
+import { Lifetime } from './lifetime.js';
 import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectStrings } from './strings.js';
 import { knownProvider, pickConnection, readConnections } from './page-reads.js';
@@ -220,7 +222,9 @@ export class ConnectIntegrations extends LitElement {
     let entries: IntegrationEntry[];
     let fromRoute = true;
     try {
-      const data = await this.#readIntegrations(endpoint, headers);
+      // A failure that may pass is retried as every read is (the flows' own retry loop).
+      const session = new BackendSession(new Lifetime(), endpoint, headers);
+      const data = await session.retrying('GET', '/integrations', READ_RETRIES);
       entries = (Array.isArray(data) ? data : []).filter(
         (e): e is IntegrationEntry => !!e && typeof e === 'object' && typeof e.provider === 'string' && !!e.provider,
       );
@@ -260,21 +264,6 @@ export class ConnectIntegrations extends LitElement {
         },
       }),
     );
-  }
-
-  /** The integrations route's answer, a failure that may pass retried as every read is (backend.ts's retryDelay). */
-  async #readIntegrations(endpoint: string, headers: Record<string, string>): Promise<unknown> {
-    for (let failures = 0, waited = 0; ;) {
-      try {
-        const call = { endpoint, method: 'GET', path: '/integrations', headers, signal: AbortSignal.timeout(15000) };
-        return (await callBackend(call)).data;
-      } catch (error) {
-        const wait = retryDelay(error, ++failures, waited, READ_RETRIES);
-        if (wait === undefined || !this.isConnected) throw error;
-        waited += wait;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    }
   }
 
   #text(key: keyof IntegrationsStrings, count = 0, total = 0): string {
