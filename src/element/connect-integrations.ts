@@ -7,29 +7,10 @@ import { BackendSession } from './backend-session.js';
 import { Lifetime } from './lifetime.js';
 import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectStrings } from './strings.js';
+import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
 import { knownProvider, pickConnection, readConnections } from './page-reads.js';
 
-/** The list's own texts; `strings` also carries the rows' (ConnectStrings). */
-export interface IntegrationsStrings {
-  /** The search input's label. */
-  search: string;
-  /** Announced as the user types: how many rows match. */
-  matches: string;
-  /** No provider to show. */
-  empty: string;
-  /** The list could not be read. */
-  loadFailed: string;
-  /** The button that reads it again. */
-  retry: string;
-}
-
-export const DEFAULT_INTEGRATIONS_STRINGS: IntegrationsStrings = {
-  search: 'Search integrations',
-  matches: '{count} of {total} integrations',
-  empty: 'There are no integrations to connect.',
-  loadFailed: 'The integrations could not be loaded.',
-  retry: 'Try again',
-};
+export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
 
 /** One entry of `GET {endpoint}/integrations` (docs/server.md): a provider and its allow-listed info. */
 export type IntegrationEntry = BrowserProvider & { provider: string };

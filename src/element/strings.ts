@@ -68,9 +68,12 @@ export interface ConnectStrings {
   /** The button that keeps the connection. */
   keep: string;
   disconnectFailed: string;
+  /** Said once a disconnect is done. */
+  disconnected: string;
 }
 
-export const DEFAULT_STRINGS: ConnectStrings = {
+/** The built-in English, as written (its placeholders checked against every pack's type, src/element/locales.ts). */
+export const ENGLISH = {
   connect: 'Connect {provider}',
   reconnect: 'Reconnect {provider}',
   popup: 'Connecting to {provider}…',
@@ -107,7 +110,10 @@ export const DEFAULT_STRINGS: ConnectStrings = {
   back: 'Back',
   disconnect: 'Disconnect',
   confirmDisconnect: 'Disconnect {provider}?',
-  confirm: 'Disconnect',
+  confirm: 'Yes, disconnect',
   keep: 'Keep',
   disconnectFailed: 'Could not disconnect {provider}. Please try again.',
-};
+  disconnected: 'Disconnected from {provider}.',
+} as const satisfies ConnectStrings;
+
+export const DEFAULT_STRINGS: ConnectStrings = ENGLISH;
