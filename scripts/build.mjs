@@ -3,14 +3,15 @@
 //   dist/**/*.js, *.d.ts   ES modules (lit external) and types, by tsc
 //   dist/api/openapi.yaml  the document the emulator validates with
 //   dist/connect-provider.js  the self-contained element (lit included, minified)
+//   dist/locales/<lang>.js  each locale pack, self-contained and minified
 //   custom-elements.json   the element's manifest
 //   third-party code inlined so users install only lit's family (see inlineVendored):
 //                          the emulator's ajv + yaml, the API client's openapi-fetch,
 //                          @lit/react for connect-provider/react
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { bundle, minifyElementTemplates } from './bundle.mjs';
+import { bundle, bundleLocales, minifyElementTemplates } from './bundle.mjs';
 
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: 'inherit' });
@@ -26,6 +27,9 @@ await minifyElementTemplates();
 copyFileSync('src/api/openapi.yaml', 'dist/api/openapi.yaml');
 chmodSync('dist/emulator/cli.js', 0o755);
 await bundle({ write: true });
+// tsc's dist/locales/<lang>.js import the registry by path; each becomes one self-contained module instead.
+await bundleLocales({ write: true });
+for (const file of readdirSync('dist/locales')) if (file.endsWith('.js.map')) rmSync(`dist/locales/${file}`);
 await inlineVendored();
 run('npx', ['cem', 'analyze', '--config', 'custom-elements-manifest.config.mjs']);
 console.log('build: dist/ and custom-elements.json written');

@@ -64,6 +64,24 @@ export async function bundle({ write = true, external = [] } = {}) {
 }
 
 /**
+ * Bundles each locale pack of src/locales/ into dist/locales/<lang>.js, self-contained and minified (the registry
+ * it registers in comes along), for a bundler and a plain <script type="module"> alike. Returns bytes by language.
+ */
+export async function bundleLocales({ write = true } = {}) {
+  const { readdir } = await import('node:fs/promises');
+  const packs = {};
+  for (const name of (await readdir('src/locales')).filter((file) => file.endsWith('.ts')).sort()) {
+    const lang = name.slice(0, -3);
+    packs[lang] = await minifiedBuild({ entryPoints: [`src/locales/${name}`], tsconfig: 'tsconfig.json' });
+    if (write) {
+      await mkdir('dist/locales', { recursive: true });
+      await writeFile(`dist/locales/${lang}.js`, packs[lang]);
+    }
+  }
+  return packs;
+}
+
+/**
  * Minifies the html`` and css`` templates of the element's modules tsc wrote under `dir` (dist/element), as the
  * self-contained bundle has them: a user's bundler leaves template text as written. Their source maps go, being stale.
  */

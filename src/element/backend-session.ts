@@ -1,6 +1,7 @@
 // Internal: a flow's requests to the host backend. Each request is held by
 // the flow's lifetime (aborted when the flow ends, or after REQUEST_TIMEOUT);
-// retryable failures are retried by a RetryPolicy; the backend's clock at its
+// retryable failures are retried by a RetryPolicy, and while the browser is
+// offline none is spent (it waits for `online`); the backend's clock at its
 // first answer is kept as the fallback baseline of "changed since the flow
 // began" (connection-match.ts).
 import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
@@ -64,6 +65,12 @@ export class BackendSession {
       try {
         return await this.request(method, path, body);
       } catch (error) {
+        // Offline, no retry is spent: the request goes again once the browser is back online.
+        if (!navigator.onLine && error instanceof BackendError && error.code === 'network_error') {
+          await new Promise((resolve) => addEventListener('online', resolve, { once: true }));
+          if (this.#lifetime.ended) throw error;
+          continue;
+        }
         const wait = retryDelay(error, ++failures, waited, policyFor(policy, error, !this.unreached));
         if (wait === undefined || this.#lifetime.ended) throw error;
         waited += wait;

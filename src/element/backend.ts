@@ -66,7 +66,8 @@ export async function callBackend(call: BackendCall): Promise<{ data: unknown; d
   const { status, ok } = response;
   const date = Date.parse(response.headers.get('date')!);
   const type = response.headers.get('content-type') ?? '';
-  if (/html/.test(type) || (status === 404 && !/json/.test(type))) {
+  // A proxy's HTML error page with a 5xx or 429 is a failure that may pass like any other, not a missing route.
+  if (status < 500 && status !== 429 && (/html/.test(type) || (status === 404 && !/json/.test(type)))) {
     throw new BackendError(
       'http_error',
       `${method} ${url} answered ${status} ${type}, not a connect backend`,

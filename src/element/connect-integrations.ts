@@ -2,13 +2,13 @@ import { css, html, LitElement, nothing, type PropertyValues, type TemplateResul
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
-import { BackendError, type RetryPolicy } from './backend.js';
 import { BackendSession } from './backend-session.js';
 import { Lifetime } from './lifetime.js';
 import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectStrings } from './strings.js';
 import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
-import { knownProvider, pickConnection, readConnections } from './page-reads.js';
+import { isMissingRoute, knownProvider, pickConnection, READ_RETRIES, readConnections } from './page-reads.js';
+import { langOf, localeFor, onLocaleChange } from './locales.js';
 
 export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
 
@@ -32,8 +32,6 @@ declare global {
   }
 }
 
-/** The list's read: seconds of retries of a failure that may pass, before it says it failed. */
-const READ_RETRIES: RetryPolicy = { baseMs: 500, maxFailures: 4, maxDelayMs: 4000, budgetMs: 8000 };
 /** Above this many rows, a search input filters them. */
 const SEARCH_FROM = 9;
 /** The parts of a row's element, exported under their own names. */
@@ -166,6 +164,17 @@ export class ConnectIntegrations extends LitElement {
    * moves the rows it keeps, with their state and any flow, and adds or drops only the others.
    */
   #rows = new Map<string, ConnectProvider>();
+  #stopLocale?: () => void;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#stopLocale = onLocaleChange(() => this.requestUpdate());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.#stopLocale?.();
+  }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('endpoint') || changed.has('providers')) this.#read();
@@ -214,10 +223,8 @@ export class ConnectIntegrations extends LitElement {
     } catch (error) {
       // A backend without the route (404 or 405): the named providers are the rows, each read through the providers
       // route.
-      const missing =
-        error instanceof BackendError && (error.notBackend || [404, 405].includes(error.problem?.status ?? 0));
       if (id !== this.#readId) return;
-      if (!missing || !named.length) {
+      if (!isMissingRoute(error) || !named.length) {
         // Read again, a failure leaves the rows shown (their state, any flow) as they were.
         if (!this.entries) this.failed = true;
         return;
@@ -248,7 +255,8 @@ export class ConnectIntegrations extends LitElement {
   }
 
   #text(key: keyof IntegrationsStrings, count = 0, total = 0): string {
-    return String(this.strings?.[key] ?? DEFAULT_INTEGRATIONS_STRINGS[key])
+    // The host's strings, else the pack of the list's language (its rows find theirs the same way), else English.
+    return String(this.strings?.[key] ?? localeFor(langOf(this))?.[key] ?? DEFAULT_INTEGRATIONS_STRINGS[key])
       .replaceAll('{count}', String(count))
       .replaceAll('{total}', String(total));
   }

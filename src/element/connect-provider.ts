@@ -4,20 +4,25 @@ import type { BrowserProvider } from '../shared/provider.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
 import { credentialOf, signInOf, type CredentialInput, type SignIn } from '../shared/sign-in.js';
-import { BackendError, callBackend, connectionPath } from './backend.js';
+import { BackendError, connectionPath } from './backend.js';
+import { BackendSession } from './backend-session.js';
+import { Lifetime } from './lifetime.js';
 import { styles } from './connect-provider.styles.js';
 import { stampOf } from './connection-match.js';
 import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
 import { Flow } from './flow.js';
+import { langOf, localeFor, onLocaleChange, type LocaleStrings } from './locales.js';
 import { publicState, type ConnectState } from './machine.js';
 import {
   announce,
   endpointKey,
   onConnectionChange,
   pickConnection,
+  READ_RETRIES,
   readConnections,
   readProvider,
   type ConnectionChange,
+  type ConnectionList,
 } from './page-reads.js';
 import { refusesProvider, statusLine, type DisconnectStep } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
@@ -41,6 +46,8 @@ const BOUNDS = {
 
 /** A page hidden this long reads the connection again when it is shown. */
 const STALE_AFTER_HIDDEN = 60000;
+/** Ms the button stays neutral while the connection is read; then it offers Connect. */
+const NEUTRAL_FOR = 3000;
 
 /** An input the provider needs before its consent page opens. */
 interface Field {
@@ -130,6 +137,7 @@ export class ConnectProvider extends LitElement {
     inputProblem: { state: true },
     disconnectStep: { state: true },
     reconnectForm: { state: true },
+    reading: { state: true },
   };
 
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
@@ -186,11 +194,20 @@ export class ConnectProvider extends LitElement {
   private disconnectStep: DisconnectStep = 'idle';
   /** The credential form of a connection's reconnect is open (a provider that signs in with credentials). */
   private reconnectForm = false;
+  /** The backend refused DELETE (405): Disconnect is not offered again. */
+  #cannotDisconnect = false;
+  /** The connection is being read, for less than NEUTRAL_FOR ms: the button is neutral and busy. */
+  private reading = false;
+  /** The last read at rest failed though that may pass: read again on `online`, when shown, and on a click. */
+  #readFailed = false;
   /** The last connection a flow read (it may be newer than `existing`). */
   #flowConnection?: Connection;
   #warned = new Set<string>();
   #hiddenAt = 0;
   #unsubscribe?: () => void;
+  #stopLocale?: () => void;
+  /** The registered pack for the element's language (section 2, "Languages and direction"), found at each update. */
+  #pack?: Partial<LocaleStrings>;
   /** Counts reads at rest: an answer to any but the latest is dropped. */
   #readId = 0;
   /** The shadow element that had the focus before an update. */
@@ -228,13 +245,17 @@ export class ConnectProvider extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#unsubscribe = onConnectionChange((key, change) => this.#onConnectionChange(key, change));
+    this.#stopLocale = onLocaleChange(() => this.requestUpdate());
     document.addEventListener('visibilitychange', this.#onVisibility);
+    addEventListener('online', this.#readIfFailed);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#unsubscribe?.();
+    this.#stopLocale?.();
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    removeEventListener('online', this.#readIfFailed);
     // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
     const flow = this.flow;
     setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
@@ -243,6 +264,7 @@ export class ConnectProvider extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Where the focus was before this update, for updated() to keep it in the element.
     this.#focusedBefore = this.shadowRoot?.activeElement;
+    this.#pack = localeFor(langOf(this));
     if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) {
       this.#read();
     }
@@ -258,27 +280,52 @@ export class ConnectProvider extends LitElement {
   #onVisibility = (): void => {
     if (document.hidden) this.#hiddenAt = Date.now();
     else if (this.#hiddenAt && Date.now() - this.#hiddenAt >= STALE_AFTER_HIDDEN) this.#read();
+    else this.#readIfFailed();
   };
 
-  /** Reads the caller's connection and the provider's info at rest. */
-  #read(): void {
+  /** A read that failed though it may pass is read again (on `online`, when the page is shown). */
+  #readIfFailed = (): void => {
+    if (this.#readFailed && !this.#busy) this.#read();
+  };
+
+  /**
+   * Reads the caller's connection and the provider's info at rest; resolves once both answered, or after NEUTRAL_FOR
+   * ms without them. Until then the button is neutral.
+   */
+  #read(): Promise<unknown> {
     const { endpoint, provider, connectionId } = this;
     const id = ++this.#readId;
     this.existing = undefined;
     this.#flowConnection = undefined;
+    this.#readFailed = false;
     this.#reflectStatus();
-    if (!endpoint || (!provider && !connectionId)) return;
+    if (!endpoint || (!provider && !connectionId)) return Promise.resolve();
     const headers = { ...this.requestHeaders };
-    if (provider) {
-      this.info = undefined;
-      void readProvider(endpoint, provider, headers).then((info) => id === this.#readId && (this.info = info));
-    }
-    void readConnections(endpoint, headers).then((list) => id === this.#readId && this.#loaded(list));
+    this.reading = true;
+    const reads = [
+      readConnections(endpoint, headers).then((list) => id === this.#readId && this.#loaded(list)),
+      provider &&
+        readProvider(endpoint, provider, headers).then((info) => {
+          if (id !== this.#readId) return;
+          this.info = info;
+          this.#readFailed ||= info === undefined;
+        }),
+    ];
+    this.info = provider ? undefined : this.info;
+    return new Promise((answered) => {
+      setTimeout(answered, NEUTRAL_FOR);
+      void Promise.all(reads).then(answered);
+    }).then(() => id === this.#readId && (this.reading = false));
   }
 
   /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
   #onConnectionChange(key: string, change: ConnectionChange): void {
-    if (!this.endpoint || key !== endpointKey(this.endpoint) || this.#busy) return;
+    if (!this.endpoint || key !== endpointKey(this.endpoint)) return;
+    if (this.#busy) {
+      // A flow on a connection another element disconnected ends now, its popup closed before it lands on an error.
+      if ('removed' in change && change.removed === this.flow!.connectionId) this.flow!.gone();
+      return;
+    }
     if ('removed' in change) {
       if (this.existing?.id === change.removed) this.#showExisting(null);
     } else if (pickConnection([change.connection], this.provider, this.connectionId, this.providerWorkspaceRef))
@@ -292,8 +339,12 @@ export class ConnectProvider extends LitElement {
     this.#reflectStatus();
   }
 
-  /** The read at rest answered: the list of the caller's connections, or null when the backend could not tell. */
-  #loaded(list: Connection[] | null): void {
+  /**
+   * The read at rest answered: the list of the caller's connections; null when the backend cannot tell (no list
+   * route), undefined when the read failed though it may pass.
+   */
+  #loaded(list: ConnectionList): void {
+    this.#readFailed ||= list === undefined;
     const found = list
       ? (pickConnection(list, this.provider, this.connectionId, this.providerWorkspaceRef) ?? null)
       : undefined;
@@ -366,7 +417,7 @@ export class ConnectProvider extends LitElement {
 
   /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
   #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
-    const text = this.strings?.[key] ?? DEFAULT_STRINGS[key];
+    const text = this.strings?.[key] ?? this.#pack?.[key] ?? DEFAULT_STRINGS[key];
     // Replaced by functions: a name holding `$&` or `$'` stays as written.
     const name = this.#displayName(provider);
     return String(text)
@@ -414,9 +465,14 @@ export class ConnectProvider extends LitElement {
   }
 
   #handleClick(): void {
-    if (this.disabled || this.#busy) return;
+    // Waiting for a popup that reads closed, a click is the user starting over: a new flow, inside this click.
+    if (this.flow?.state.name === 'severed') this.flow.cancel('cancelled');
+    if (this.disabled || this.#busy || this.reading) return;
     // The outcome is told through events; a click has nobody to reject to.
-    this.start().catch(() => {});
+    const start = () => this.start().catch(() => {});
+    // What a failed read left unknown is read first; else the popup opens inside this click.
+    if (this.#readFailed) void this.#read().then(start);
+    else void start();
   }
 
   #handleOpenPopup(): void {
@@ -598,6 +654,12 @@ export class ConnectProvider extends LitElement {
     const { problem, code } = flow.error ?? {};
     if (code === 'http_error' && problem?.status === 401)
       this.#warn('the backend answered 401: is the user signed in?');
+    // A 404 for the flow's own connection: it is gone (disconnected elsewhere), and the element says so.
+    const gone = code === 'http_error' && problem?.status === 404 && flow.connectionId;
+    if (gone) {
+      this.#showExisting(null);
+      announce(this.endpoint, { removed: gone });
+    }
     if (refusesProvider(problem))
       this.#warn(
         `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
@@ -626,17 +688,24 @@ export class ConnectProvider extends LitElement {
     this.disconnectStep = 'disconnecting';
     this.inputProblem = '';
     try {
-      await callBackend({
-        endpoint: this.endpoint,
-        method: 'DELETE',
-        path: connectionPath(connection.id),
-        headers: { ...this.requestHeaders },
-        signal: AbortSignal.timeout(15000),
-      });
+      await new BackendSession(new Lifetime(), this.endpoint, { ...this.requestHeaders }).retrying(
+        'DELETE',
+        connectionPath(connection.id),
+        READ_RETRIES,
+      );
     } catch (error) {
-      this.disconnectStep = 'failed';
       const failure = error instanceof BackendError ? error : undefined;
-      throw new ConnectError(failure?.code ?? 'network_error', failure?.message ?? String(error), failure?.problem);
+      const status = failure?.problem?.status;
+      // A 404: the connection is gone already, which is what the user asked for.
+      if (status !== 404) {
+        this.disconnectStep = 'failed';
+        if (status === 405) {
+          // The backend does not serve DELETE: the control goes, and the developer hears why once.
+          this.#cannotDisconnect = true;
+          this.#warn('the backend refused DELETE (405): createConnectHandler needs allowDisconnect: true');
+        }
+        throw new ConnectError(failure?.code ?? 'network_error', failure?.message ?? String(error), failure?.problem);
+      }
     }
     this.disconnectStep = 'idle';
     this.#showExisting(null);
@@ -713,7 +782,14 @@ export class ConnectProvider extends LitElement {
 
   #renderButton(provider: string, busy: boolean): TemplateResult {
     const reconnect = busy ? this.flow!.mode === 'update' : !!(this.connectionId || this.existing);
-    const label = this.#text(reconnect ? 'reconnect' : 'connect', provider) || this.#displayName(provider) || 'Connect';
+    // While the connection is read, neutral: the provider's name, no guess at Connect or Reconnect (and no click until
+    // the provider's info is read too).
+    const neutral = this.reading && !busy;
+    const label =
+      (neutral && this.existing === undefined ? '' : this.#text(reconnect ? 'reconnect' : 'connect', provider)) ||
+      this.#displayName(provider) ||
+      'Connect';
+    busy ||= neutral;
     return html`<button
       part="button"
       type="button"
@@ -736,7 +812,7 @@ export class ConnectProvider extends LitElement {
   }
 
   #renderDisconnect(busy: boolean): TemplateResult | typeof nothing {
-    if (!this.disconnectable || !this.existing || busy) return nothing;
+    if (!this.disconnectable || !this.existing || busy || this.#cannotDisconnect) return nothing;
     const confirming = this.disconnectStep === 'confirming';
     return html`${this.#renderControl(
       'disconnect',

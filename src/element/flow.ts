@@ -116,6 +116,16 @@ export class Flow {
     return 'error' in this.#state ? this.#state.error : undefined;
   }
 
+  /** The connection the flow is on, once known (update mode: from the start). */
+  get connectionId(): string | undefined {
+    return this.#connectionId;
+  }
+
+  /** The flow's connection was disconnected (by another element of the page): it ends as a 404 for it would. */
+  gone(): void {
+    this.fail('http_error', 'the connection no longer exists', { status: 404 });
+  }
+
   /** How many timers, requests and listeners the flow holds (0 once it ended). */
   get held(): number {
     return this.#lifetime.held;

@@ -1,27 +1,49 @@
 // Internal: what the page reads of the caller's connections and of
-// providers, shared by the page's elements: elements that ask at once (a
-// settings page with N elements) share one list request per endpoint, and a
-// provider is asked once per endpoint per page. A flow's outcome or a
-// disconnect is told to the endpoint's other elements without a request.
+// providers, shared by the page's elements: elements that ask within 2 s (a
+// settings page with N elements, rows rendered lazily) share one list request
+// per endpoint, and a provider is asked once per endpoint per page. A read
+// retries what may pass; one that still fails is not kept, so the next ask
+// reads again. A flow's outcome or a disconnect is told to the endpoint's
+// other elements without a request.
 import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { parseUrl } from '../shared/url.js';
-import { BackendError, baseOf, callBackend, toConnections } from './backend.js';
+import { BackendError, baseOf, toConnections, type RetryPolicy } from './backend.js';
+import { BackendSession } from './backend-session.js';
+import { Lifetime } from './lifetime.js';
 
-/** The caller's connections, or null when the backend could not tell (no list route, an error). */
-export type ConnectionList = Connection[] | null;
+/**
+ * The caller's connections; null when the backend cannot tell (it has no such route: known at once); undefined when
+ * the read failed though it may pass (unknown: read again later).
+ */
+export type ConnectionList = Connection[] | null | undefined;
+
+/** A read's retries of a failure that may pass: seconds, then it is unknown. */
+export const READ_RETRIES: RetryPolicy = { baseMs: 500, maxFailures: 4, maxDelayMs: 4000, budgetMs: 8000 };
+/** A list read answered less than this many ms ago is reused (rows rendered a little later). */
+const REUSE_FOR = 2000;
 
 /** What changed: a connection a flow made or updated, or one that was disconnected. */
 export type ConnectionChange = { connection: Connection } | { removed: string };
 
 /** List reads in flight, by endpoint: asked once, shared by every element that asks meanwhile. */
-const lists = new Map<string, Promise<Connection[] | null>>();
-const providers = new Map<string, Promise<BrowserProvider | null>>();
+const lists = new Map<string, Promise<ConnectionList>>();
+const providers = new Map<string, Promise<BrowserProvider | null | undefined>>();
 const listeners = new Set<(endpoint: string, change: ConnectionChange) => void>();
 const warned = new Set<string>();
+/** When each endpoint's last list read answered (Date.now()): reused for REUSE_FOR ms. */
+const answeredAt = new Map<string, number>();
 /** Connections disconnected on this page: a read asked before the disconnect may still list them. */
 const removed = new Set<string>();
-const READ_TIMEOUT = 15000;
+
+/** Forgets every read, warning and removal of the page (for tests: no test sees another's leftovers). */
+export function resetPageReads(): void {
+  for (const kept of [lists, providers, warned, removed, answeredAt]) kept.clear();
+}
+
+/** The answer is the backend's "no such route" (a 404 or 405, or a page that is not a connect backend's). */
+export const isMissingRoute = (error: unknown): boolean =>
+  error instanceof BackendError && (error.notBackend || [404, 405].includes(error.problem?.status ?? 0));
 
 /** The key of an endpoint: its absolute URL, so `/api/connect` and `/api/connect/` are one. */
 export function endpointKey(endpoint: string): string {
@@ -30,22 +52,23 @@ export function endpointKey(endpoint: string): string {
 }
 
 /**
- * A read through the endpoint, shared: the one in `reads` under `key`, else a new one, read by `accept` (null when
- * the backend could not tell). A hand-written backend without the route is warned of once per endpoint.
+ * A read through the endpoint, shared: the one in `reads` under `key`, else a new one, read by `accept`, with the
+ * retries every read makes. It answers null when the backend has no such route (warned of once per endpoint), and
+ * undefined when it failed though that may pass: a failed read is dropped from `reads`, so the next ask reads again.
  */
 function shared<T>(
-  reads: Map<string, Promise<T | null>>,
+  reads: Map<string, Promise<T | null | undefined>>,
   key: string,
   endpoint: string,
   path: string,
   headers: Record<string, string>,
   accept: (answer: unknown) => T | null,
-): Promise<T | null> {
+): Promise<T | null | undefined> {
   let read = reads.get(key);
   if (!read) {
-    read = callBackend({ endpoint, method: 'GET', path, headers, signal: AbortSignal.timeout(READ_TIMEOUT) }).then(
-      ({ data }) => accept(data),
-      (error) => {
+    read = new BackendSession(new Lifetime(), endpoint, headers)
+      .retrying('GET', path, READ_RETRIES)
+      .then(accept, (error) => {
         const base = endpointKey(endpoint);
         if (error instanceof BackendError && error.notBackend && !warned.has(base)) {
           warned.add(base);
@@ -53,9 +76,10 @@ function shared<T>(
             `<connect-provider>: ${error.message}; without this route the element cannot show the connection`,
           );
         }
-        return null;
-      },
-    );
+        if (isMissingRoute(error)) return null;
+        reads.delete(key);
+        return undefined;
+      });
     reads.set(key, read);
   }
   return read;
@@ -64,18 +88,20 @@ function shared<T>(
 /** The caller's connections through the endpoint (a read in flight is shared). */
 export function readConnections(endpoint: string, headers: Record<string, string>): Promise<ConnectionList> {
   const key = endpointKey(endpoint);
-  const read = shared(lists, key, endpoint, '/connections', headers, (answer) =>
-    Array.isArray(answer) ? toConnections(answer).filter((c) => !removed.has(c.id)) : null,
-  );
-  // Only a read in flight is shared: the next one asks again.
-  void read.then(() => lists.delete(key));
-  return read;
+  // An answer is reused for a moment (rows rendered a little later), then the next ask reads again.
+  if (Date.now() - answeredAt.get(key)! >= REUSE_FOR) lists.delete(key);
+  return shared(lists, key, endpoint, '/connections', headers, (answer) => {
+    answeredAt.set(key, Date.now());
+    return Array.isArray(answer) ? toConnections(answer).filter((c) => !removed.has(c.id)) : null;
+  });
 }
 
 /** Tells the endpoint's elements what a flow or a disconnect changed. */
 export function announce(endpoint: string, change: ConnectionChange): void {
   const key = endpointKey(endpoint);
   if ('removed' in change) removed.add(change.removed);
+  // A list read before the change no longer tells the truth.
+  lists.delete(key);
   for (const listener of listeners) listener(key, change);
 }
 
@@ -90,12 +116,12 @@ export function knownProvider(endpoint: string, info: BrowserProvider): void {
   providers.set(`${endpointKey(endpoint)} ${info.name}`, Promise.resolve(info));
 }
 
-/** The provider's name, icon and inputs through the endpoint, or null when the backend could not tell. */
+/** The provider's name, icon and inputs through the endpoint: null when the backend has no answer, undefined when it failed. */
 export function readProvider(
   endpoint: string,
   provider: string,
   headers: Record<string, string>,
-): Promise<BrowserProvider | null> {
+): Promise<BrowserProvider | null | undefined> {
   return shared(
     providers,
     `${endpointKey(endpoint)} ${provider}`,

@@ -258,6 +258,9 @@ describe('<connect-provider> at rest: the icon and the reads again', () => {
     const el = (await fixture(
       html`<connect-provider endpoint="/observe/${tag}/slow-provider/api/connect" provider="slack"></connect-provider>`,
     )) as ConnectProvider;
+    // Once the connection is read, the label is final (no "Connect" guess before: section "At rest").
+    await waitUntil(() => el.hasAttribute('connection-status'), 'the connection was not read');
+    await el.updateComplete;
     const before = button(el).getBoundingClientRect();
     expect(el.shadowRoot!.querySelector('img'), 'the provider is not known yet').to.equal(null);
     await waitUntil(() => el.shadowRoot!.querySelector<HTMLImageElement>('img[part=icon]')?.complete, 'no icon', {

@@ -3,6 +3,7 @@
 import { waitUntil } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import type { ConnectProvider } from '../../src/index.js';
+import { resetPageReads } from '../../src/element/page-reads.js';
 
 export const TERMINAL = ['connect-success', 'connect-error', 'connect-cancel'] as const;
 const EVENTS = [
@@ -82,12 +83,14 @@ export type CapturedPopups = ReturnType<typeof capturePopups>;
  * Registers the hooks most element tests share: before each test, a freshly signed-in group and captured popups
  * (handed to `use`); after it, every popup still open closed and window.open restored.
  */
-export function freshSessionEachTest(use: (session: { group: string; popups: CapturedPopups }) => void): void {
+export function freshSessionEachTest(use?: (session: { group: string; popups: CapturedPopups }) => void): void {
   let popups: CapturedPopups | undefined;
   beforeEach(() => {
+    // The page's shared reads start empty: no test sees the connections or providers another one read.
+    resetPageReads();
     const group = signInFreshGroup();
     popups = capturePopups();
-    use({ group, popups });
+    use?.({ group, popups });
   });
   afterEach(() => {
     popups?.restore();
@@ -121,6 +124,8 @@ export async function answerConsent(
 export async function userClick(el: ConnectProvider, part = 'button'): Promise<void> {
   const target = button(el, part);
   if (!target) throw new Error(`no [part=${part}] to click`);
+  // As a person would: once the button no longer shows that the connection is being read (neutral and busy).
+  if (part === 'button' && el.state === 'idle') await ready(el);
   // Clicks go to viewport coordinates: a button scrolled out of view by earlier content would be missed.
   target.scrollIntoView({ block: 'center', inline: 'center' });
   const box = target.getBoundingClientRect();
@@ -129,6 +134,14 @@ export async function userClick(el: ConnectProvider, part = 'button'): Promise<v
     position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)],
   });
   await resetMouse();
+}
+
+/** Waits until the element's button is no longer neutral: its connection was read (or NEUTRAL_FOR passed). */
+export async function ready(el: ConnectProvider): Promise<void> {
+  await waitUntil(() => button(el)?.getAttribute('aria-busy') !== 'true', 'the button stayed neutral', {
+    timeout: 6000,
+    interval: 10,
+  });
 }
 
 /** Waits for the popup the element opens (see capturePopups), and returns it. */
