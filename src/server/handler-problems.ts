@@ -16,6 +16,8 @@ export const HANDLER_PROBLEM_TYPES = {
   forbiddenOrigin: 'urn:connect-provider:problem:forbidden-origin',
   badHost: 'urn:connect-provider:problem:bad-host',
   providerNotAllowed: 'urn:connect-provider:problem:provider-not-allowed',
+  /** A DELETE of a connection to a handler without allowDisconnect (a 405). */
+  disconnectOff: 'urn:connect-provider:problem:disconnect-off',
 } as const;
 
 /**
