@@ -166,6 +166,50 @@ describe('README examples (server)', () => {
       examples.cleanup();
     }
   });
+
+  it('the React Router resource route serves GET in loader, and POST, PATCH and DELETE in action', async () => {
+    const examples = writeReadmeExamples();
+    Object.assign(process.env, env);
+    try {
+      const route = await import(examples.file('react-router'));
+      assert.deepEqual(Object.keys(route).sort(), ['action', 'loader'], 'a resource route: no default component');
+      const origin = 'https://app.example';
+      const signedIn = { cookie: 'sid=demo-session', origin };
+      // React Router calls each with an object holding the request (and params, context...).
+      const get = await route.loader({
+        request: new Request(`${origin}/api/connect/connections/conn_demo`, { headers: signedIn }),
+        params: { '*': 'connections/conn_demo' },
+      });
+      assert.equal(get.status, 200);
+      assert.equal((await get.json()).id, 'conn_demo');
+      const post = await route.action({
+        request: new Request(`${origin}/api/connect/oauth-connect`, {
+          method: 'POST',
+          headers: { ...signedIn, 'content-type': 'application/json' },
+          body: JSON.stringify({ provider: 'hubspot' }),
+        }),
+      });
+      assert.equal(post.status, 200);
+      const patch = await route.action({
+        request: new Request(`${origin}/api/connect/connections/conn_demo:oauth-update`, {
+          method: 'PATCH',
+          headers: signedIn,
+        }),
+      });
+      assert.equal(patch.status, 200);
+      // Disconnect is served (allowDisconnect): an unknown connection is a 404, not the 405 of a handler without it.
+      const removed = await route.action({
+        request: new Request(`${origin}/api/connect/connections/conn_nobody`, { method: 'DELETE', headers: signedIn }),
+      });
+      assert.equal(removed.status, 404);
+      const anonymous = await route.loader({
+        request: new Request(`${origin}/api/connect/connections/conn_demo`, { headers: { cookie: 'sid=nobody' } }),
+      });
+      assert.equal(anonymous.status, 401);
+    } finally {
+      examples.cleanup();
+    }
+  });
 });
 
 describe('README examples (the front door)', () => {
