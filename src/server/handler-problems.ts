@@ -8,11 +8,16 @@ export const HANDLER_PROBLEM_TYPES = {
   upstreamTimeout: 'urn:connect-provider:problem:upstream-timeout',
   /** The platform answered a URL the browser must not be sent to (not https, or http off loopback). */
   unusableUrl: 'urn:connect-provider:problem:unusable-url',
-  /** The platform does not know the configured project, or baseUrl does not point at its API. */
+  /**
+   * The handler is set up wrong: the platform does not know the configured project or baseUrl does not point at its
+   * API (502), or the app's authorize() returned neither a user nor null (500). Never retryable.
+   */
   misconfigured: 'urn:connect-provider:problem:misconfigured',
   forbiddenOrigin: 'urn:connect-provider:problem:forbidden-origin',
   badHost: 'urn:connect-provider:problem:bad-host',
   providerNotAllowed: 'urn:connect-provider:problem:provider-not-allowed',
+  /** A DELETE of a connection to a handler without allowDisconnect (a 405). */
+  disconnectOff: 'urn:connect-provider:problem:disconnect-off',
 } as const;
 
 /**

@@ -15,7 +15,7 @@ export interface ConnectUser {
 export interface ConnectHandlerErrorInfo {
   /**
    * `misconfigured`: the platform does not know the project or baseUrl is wrong; `platform`: the platform failed,
-   * refused the key or answered something unusable; `authorize`: the app's authorize() threw or returned a bad user;
+   * refused the key or answered something unusable; `authorize`: the app's authorize() threw, or returned neither a user nor null;
    * `internal`: a bug.
    */
   kind: 'misconfigured' | 'platform' | 'authorize' | 'internal';
@@ -69,7 +69,10 @@ export interface ConnectHandlerOptions {
   baseUrl: string;
   /** The platform project's ID or name. */
   project: string;
-  /** Decides who the caller is from the request (its session cookie, token...); null answers 401. */
+  /**
+   * Decides who the caller is from the request (its session cookie, token...); null answers 401. Anything else that
+   * is no user (undefined, the app's own user object) answers a non-retryable 500 and is reported to onError.
+   */
   authorize: (request: Request) => ConnectUser | null | Promise<ConnectUser | null>;
   /** Providers the browser may ask for; others answer 400 (404 for provider info), and lists hold only these. Default: any the platform knows. */
   providers?: readonly string[];

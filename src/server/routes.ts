@@ -1,8 +1,9 @@
 // Every route the connect handler serves (docs/server.md, "The routes"), in one table.
 // A path is matched by its end, so the handler serves under any prefix; the
 // first pattern that matches names the resource, and the request's method
-// picks its operation among that resource's routes (405 for another method).
-import { methodNotAllowed } from '../http/http-problem.js';
+// picks its operation among that resource's routes (405 for another method,
+// naming the option to set when an option turned that method's route off).
+import { HttpProblem, methodNotAllowed } from '../http/http-problem.js';
 import {
   createConnection,
   deleteConnection,
@@ -15,7 +16,7 @@ import {
   updateConnection,
   type Operation,
 } from './operations.js';
-import { notFound } from './handler-problems.js';
+import { HANDLER_PROBLEM_TYPES, notFound } from './handler-problems.js';
 
 export interface Route {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -55,6 +56,14 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: INTEGRATIONS, operation: listIntegrations },
 ];
 
+/** What the 405 of a route its option turned off says: the option to set, where the developer reads. */
+const TURNED_OFF: Record<NonNullable<Route['option']>, { type: string; detail: string }> = {
+  allowDisconnect: {
+    type: HANDLER_PROBLEM_TYPES.disconnectOff,
+    detail: 'disconnecting is off: set allowDisconnect: true in createConnectHandler to serve DELETE',
+  },
+};
+
 /** The routes a handler serves with these options. */
 export function enabledRoutes(options: { allowDisconnect: boolean }): readonly Route[] {
   return ROUTES.filter((route) => route.option === undefined || options[route.option]);
@@ -81,5 +90,7 @@ export function findRoute(
   const route = candidates.find((candidate) => candidate.method === method);
   if (route) return { route, segment };
   const allow = candidates.map((candidate) => candidate.method).join(', ');
+  const off = ROUTES.find((candidate) => candidate.path === resource && candidate.method === method)?.option;
+  if (off) throw new HttpProblem({ status: 405, ...TURNED_OFF[off] }, { allow });
   throw methodNotAllowed(method, allow);
 }

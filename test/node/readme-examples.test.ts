@@ -3,6 +3,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { UserConfig } from 'vite';
+import { createConnectHandler, toNodeListener } from '../../src/server/index.js';
 import { createEmulator, type Emulator } from '../../src/emulator/index.js';
 import {
   documentation,
@@ -162,6 +166,50 @@ describe('README examples (server)', () => {
       examples.cleanup();
     }
   });
+
+  it('the React Router resource route serves GET in loader, and POST, PATCH and DELETE in action', async () => {
+    const examples = writeReadmeExamples();
+    Object.assign(process.env, env);
+    try {
+      const route = await import(examples.file('react-router'));
+      assert.deepEqual(Object.keys(route).sort(), ['action', 'loader'], 'a resource route: no default component');
+      const origin = 'https://app.example';
+      const signedIn = { cookie: 'sid=demo-session', origin };
+      // React Router calls each with an object holding the request (and params, context...).
+      const get = await route.loader({
+        request: new Request(`${origin}/api/connect/connections/conn_demo`, { headers: signedIn }),
+        params: { '*': 'connections/conn_demo' },
+      });
+      assert.equal(get.status, 200);
+      assert.equal((await get.json()).id, 'conn_demo');
+      const post = await route.action({
+        request: new Request(`${origin}/api/connect/oauth-connect`, {
+          method: 'POST',
+          headers: { ...signedIn, 'content-type': 'application/json' },
+          body: JSON.stringify({ provider: 'hubspot' }),
+        }),
+      });
+      assert.equal(post.status, 200);
+      const patch = await route.action({
+        request: new Request(`${origin}/api/connect/connections/conn_demo:oauth-update`, {
+          method: 'PATCH',
+          headers: signedIn,
+        }),
+      });
+      assert.equal(patch.status, 200);
+      // Disconnect is served (allowDisconnect): an unknown connection is a 404, not the 405 of a handler without it.
+      const removed = await route.action({
+        request: new Request(`${origin}/api/connect/connections/conn_nobody`, { method: 'DELETE', headers: signedIn }),
+      });
+      assert.equal(removed.status, 404);
+      const anonymous = await route.loader({
+        request: new Request(`${origin}/api/connect/connections/conn_demo`, { headers: { cookie: 'sid=nobody' } }),
+      });
+      assert.equal(anonymous.status, 401);
+    } finally {
+      examples.cleanup();
+    }
+  });
 });
 
 describe('README examples (the front door)', () => {
@@ -214,6 +262,80 @@ describe('docs/frameworks.md and docs/server.md: the Vite configurations', () =>
       const config = (await import(examples.file('vite-proxy'))).default;
       assert.equal(config.server.proxy['/api'].changeOrigin, false);
       assert.match(config.server.proxy['/api'].target, /^http:\/\/127\.0\.0\.1:\d+$/);
+    } finally {
+      examples.cleanup();
+    }
+  });
+});
+
+describe('docs/server.md: a handler inside a Vite dev server answers its own preflights with server.cors: false', () => {
+  /** The preflight of a POST from an allowed other origin, to the handler mounted in a Vite dev server with `config`. */
+  async function preflightThroughVite(config: UserConfig, root: string): Promise<Response> {
+    const { createServer: createViteServer } = await import('vite');
+    const handler = createConnectHandler({
+      apiKey: 'vite-key',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      project: 'demo',
+      authorize: () => null,
+      allowedOrigins: ['http://localhost:5173'],
+    });
+    const vite = await createViteServer({
+      ...config,
+      configFile: false,
+      root,
+      logLevel: 'silent',
+      appType: 'custom',
+      server: { ...config.server, middlewareMode: true, hmr: false, ws: false },
+      // Mounted as a framework's dev server mounts its routes: a plugin's middleware.
+      plugins: [{ name: 'connect', configureServer: (server) => void server.middlewares.use(toNodeListener(handler)) }],
+    });
+    const server = createServer(vite.middlewares);
+    try {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      return await fetch(`http://127.0.0.1:${port}/api/connect/oauth-connect`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+    } finally {
+      server.close();
+      await vite.close();
+    }
+  }
+
+  it("without it, Vite's own CORS answers the preflight, without credentials", { timeout: 20_000 }, async () => {
+    const examples = writeReadmeExamples();
+    try {
+      const preflight = await preflightThroughVite({}, examples.dir);
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+      assert.equal(
+        preflight.headers.get('access-control-allow-credentials'),
+        null,
+        'the browser then refuses the POST',
+      );
+    } finally {
+      examples.cleanup();
+    }
+  });
+
+  it('with the example, the handler answers it, with credentials', { timeout: 20_000 }, async () => {
+    const examples = writeReadmeExamples();
+    try {
+      const config = (await import(examples.file('vite-cors'))).default as UserConfig;
+      const preflight = await preflightThroughVite(config, examples.dir);
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+      assert.equal(preflight.headers.get('access-control-allow-credentials'), 'true');
+      assert.equal(
+        preflight.headers.get('access-control-allow-methods'),
+        'GET, POST, PATCH',
+        "the handler's own answer",
+      );
     } finally {
       examples.cleanup();
     }

@@ -1,4 +1,5 @@
 // The app's connect routes: createConnectHandler behind a CSRF check.
+// readme:start
 import { createConnectHandler } from 'connect-provider/server';
 
 // Your app's own sessions (here a map keyed by a cookie; yours is a database or a JWT).
@@ -11,7 +12,6 @@ export function cookie(request: Request, name: string): string | undefined {
   return new RegExp(`(?:^|;\\s*)${name}=([^;]+)`).exec(request.headers.get('cookie') ?? '')?.[1];
 }
 
-// readme:start
 export const handler = createConnectHandler({
   apiKey: process.env.PLATFORM_API_KEY ?? 'dev-api-key', // stays on the server
   baseUrl: process.env.PLATFORM_BASE_URL ?? 'http://127.0.0.1:4010/v1',

@@ -299,7 +299,7 @@ describe('disconnecting a connection', () => {
   });
 
   describe('without allowDisconnect', () => {
-    it('answers 405 with Allow: GET, PATCH, and the platform is never asked', async () => {
+    it('answers 405 naming allowDisconnect, with Allow: GET, PATCH, and the platform is never asked', async () => {
       const handler = make();
       for (const [user, id] of [
         ['ada', 'conn_demo'],
@@ -309,9 +309,24 @@ describe('disconnecting a connection', () => {
       ]) {
         const response = await send(handler, 'DELETE', `/api/connect/connections/${id}`, user);
         assert.equal(response.headers.get('allow'), 'GET, PATCH');
-        const body = await problemOf(response, 405);
-        assert.equal(body.detail, 'DELETE is not allowed here; allowed: GET, PATCH');
+        const { type, title, detail } = await problemOf(response, 405);
+        // The developer reads the fix where they look (the browser's network panel, the element's console warning).
+        assert.deepEqual(
+          { type, title, detail },
+          {
+            type: 'urn:connect-provider:problem:disconnect-off',
+            title: 'Method Not Allowed',
+            detail: 'disconnecting is off: set allowDisconnect: true in createConnectHandler to serve DELETE',
+          },
+        );
       }
+      // Any other method not served is the plain 405: only the route the option turns off names it.
+      const put = await send(handler, 'PUT', '/connections/conn_demo', 'ada');
+      assert.equal(put.headers.get('allow'), 'GET, PATCH');
+      assert.equal((await problemOf(put, 405)).detail, 'PUT is not allowed here; allowed: GET, PATCH');
+      const list = await send(handler, 'DELETE', '/connections', 'ada');
+      assert.equal(list.headers.get('allow'), 'GET, POST');
+      assert.equal((await problemOf(list, 405)).detail, 'DELETE is not allowed here; allowed: GET, POST');
       assert.deepEqual(counting.calls, []);
       assert.ok(exists('conn_demo'));
     });

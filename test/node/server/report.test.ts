@@ -418,8 +418,14 @@ describe('what onError and the browser are told about authorize()', () => {
     ]) {
       const seen = await answer(make(() => user as never));
       assert.equal(seen.status, 500, JSON.stringify(user).slice(0, 60));
-      assert.equal(seen.detail, 'the app could not check who you are');
-      assert.match(seen.messages[0] ?? '', /authorize\(\) must return null or \{ groupRef, consumerRef \}/);
+      assert.match(
+        seen.detail,
+        /^the connect backend is misconfigured: its authorize\(\) returned neither a user nor null/,
+      );
+      assert.match(
+        seen.messages[0] ?? '',
+        /^GET \/connections answered 500: authorize\(\) returned an object with keys \[groupRef, consumerRef, (groupName|consumerName)\] whose \1 is (a number|513 characters long): authorize\(\) must return \{ groupRef, consumerRef \}/,
+      );
     }
   });
 });

@@ -4,6 +4,7 @@ import { env } from '$env/dynamic/private';
 import { createConnectHandler } from 'connect-provider/server';
 // readme:end
 
+// readme:start
 // Your app's own sessions (here a map keyed by a cookie; yours is a database or a JWT).
 const sessions = new Map([
   ['demo-session', { teamId: 'acme', teamName: 'Acme Inc.', userId: 'user-ada', userName: 'Ada' }],
@@ -14,7 +15,6 @@ function cookie(request: Request, name: string): string | undefined {
   return new RegExp(`(?:^|;\\s*)${name}=([^;]+)`).exec(request.headers.get('cookie') ?? '')?.[1];
 }
 
-// readme:start
 export const handler = createConnectHandler({
   apiKey: env.PLATFORM_API_KEY ?? 'dev-api-key', // stays on the server
   baseUrl: env.PLATFORM_BASE_URL ?? 'http://127.0.0.1:4010/v1',

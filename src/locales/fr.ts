@@ -1,0 +1,55 @@
+// French (Français): formal "vous"; "connecter"/"déconnecter", "se connecter"/"s’identifier", NBSP before ? and in « ».
+import { registerLocale, type LocaleStrings } from '../element/locales.js';
+
+const strings: LocaleStrings = {
+  connect: 'Connecter {provider}',
+  reconnect: 'Reconnecter {provider}',
+  popup: 'Connexion à {provider}…',
+  requesting: 'Connexion…',
+  authorizing: 'En attente de {provider}…',
+  blocked: 'Le navigateur a bloqué la fenêtre de connexion.',
+  openPopup: 'Ouvrir la fenêtre de connexion',
+  waiting: 'En attente de la connexion à {provider}…',
+  stopWaiting: 'Ne plus attendre',
+  verifying: 'Vérification de la connexion…',
+  working: 'Connecté à {provider}',
+  bad_credentials: '{provider} n’a pas accepté la connexion. Veuillez réessayer.',
+  needsReconnect: '{provider} vous demande de vous reconnecter.',
+  error: 'Connexion impossible. Veuillez réessayer plus tard.',
+  authorization_failed: 'L’accès à {provider} n’a pas été accordé.',
+  timeout: 'La connexion a pris trop de temps. Veuillez réessayer.',
+  verifyTimeout: '{provider} n’a pas confirmé la connexion à temps. Veuillez réessayer.',
+  network_error: 'Impossible de joindre le serveur. Veuillez réessayer.',
+  unavailable: 'La connexion n’est pas disponible pour le moment. Veuillez réessayer plus tard.',
+  signIn: 'Veuillez vous identifier pour connecter {provider}.',
+  unknownProvider: '{provider} ne peut pas être connecté ici.',
+  noPopups: 'Cette page ne peut pas ouvrir la fenêtre de connexion.',
+  cancelled: 'La connexion a été annulée.',
+  required: 'Renseignez le champ «\u00a0{field}\u00a0» pour connecter {provider}.',
+  workspace: 'Espace de travail {provider}',
+  invalidWorkspace:
+    'Le champ «\u00a0{field}\u00a0» ne peut contenir que des lettres, des chiffres, des points et des traits d’union.',
+  docs: 'Où le trouver\u00a0?',
+  apiKey: 'Clé API',
+  username: 'Nom d’utilisateur',
+  password: 'Mot de passe',
+  clientId: 'ID client',
+  clientSecret: 'Code secret du client',
+  choose: 'Choisir…',
+  back: 'Retour',
+  disconnect: 'Déconnecter',
+  confirmDisconnect: 'Déconnecter {provider}\u00a0?',
+  confirm: 'Oui, déconnecter',
+  keep: 'Conserver',
+  disconnectFailed: 'Impossible de déconnecter {provider}. Veuillez réessayer.',
+  disconnected: '{provider} a été déconnecté.',
+  search: 'Rechercher des intégrations',
+  matches: '{count} sur {total} intégrations',
+  empty: 'Aucune intégration à connecter.',
+  loadFailed: 'Impossible de charger les intégrations.',
+  retry: 'Réessayer',
+};
+
+registerLocale('fr', strings);
+
+export default strings;
