@@ -99,7 +99,7 @@ export const ENGLISH = {
   cancelled: 'The sign-in was cancelled.',
   required: 'Enter your {field} to connect {provider}.',
   workspace: '{provider} workspace',
-  invalidWorkspace: 'Use only letters, digits, dots and hyphens for your {field}.',
+  invalidWorkspace: 'Use only letters a–z, digits, dots and hyphens for your {field}.',
   docs: 'Where to find it',
   apiKey: 'API key',
   username: 'Username',
