@@ -5,10 +5,15 @@ import { css } from 'lit';
 // accent: the marker before it. The button's colours, and the accents, follow
 // the page's colour scheme through light-dark(); every one can be replaced
 // with a --connect-provider-* property. In forced-colors mode the system's
-// colours win and the marker keeps its shape.
+// colours win and the marker keeps its shape. Margins are logical, so the
+// element mirrors under dir="rtl". The status line is always in the
+// accessibility tree, empty or not, so its first message is announced.
 export const styles = css`
+  /* long words (a German label, a long provider name) wrap inside the element */
   :host {
     display: inline-block;
+    max-width: 100%;
+    overflow-wrap: anywhere;
   }
   :host([hidden]) {
     display: none;
@@ -31,8 +36,11 @@ export const styles = css`
     outline: var(--connect-provider-focus-ring, 2px solid #2563eb);
     outline-offset: 2px;
   }
-  button:disabled,
-  [aria-disabled='true'] {
+  /* busy stays readable (full contrast, with a progress cursor); only a disabled button fades */
+  [aria-busy='true'] {
+    cursor: progress;
+  }
+  button:disabled {
     opacity: 0.6;
     cursor: default;
   }
@@ -40,14 +48,21 @@ export const styles = css`
   picture {
     display: flex;
   }
+  /* on a light tile: a dark brand icon reads on the button too */
   [part='icon'] {
     width: 1.25em;
     height: 1.25em;
     object-fit: contain;
+    background: #fff;
+    border-radius: 3px;
+  }
+  a {
+    color: var(--connect-provider-link-color, inherit);
   }
   /* fallback, stop, disconnect, keep */
   button:not([part='button']) {
-    margin: 0.25em 0 0.25em 0.5em;
+    margin: 0.25em 0;
+    margin-inline-start: 0.5em;
     color: inherit;
     background: transparent;
     border: 1px solid currentColor;
@@ -55,9 +70,6 @@ export const styles = css`
   [part='status'] {
     margin-top: 0.5em;
     color: var(--connect-provider-status-color, inherit);
-  }
-  [part='status']:empty {
-    display: none;
   }
   .error::before,
   .success::before {
@@ -75,7 +87,7 @@ export const styles = css`
   }
   /* an input's label, the input, its prompt and its docs link, each on a line */
   .field,
-  .field > *,
+  .field :not(option),
   [part='status'] {
     display: block;
   }

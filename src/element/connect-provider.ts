@@ -191,6 +191,8 @@ export class ConnectProvider extends LitElement {
   private values: Record<string, string> = {};
   /** A missing or malformed input the last click met, said in the status line until the next action. */
   private inputProblem = '';
+  /** The name of the input that inputProblem is about. */
+  #problemField = '';
   private disconnectStep: DisconnectStep = 'idle';
   /** The credential form of a connection's reconnect is open (a provider that signs in with credentials). */
   private reconnectForm = false;
@@ -484,6 +486,7 @@ export class ConnectProvider extends LitElement {
   }
 
   #handleDisconnect(): void {
+    if (this.disconnectStep === 'disconnecting') return;
     if (this.disconnectStep !== 'confirming') {
       this.disconnectStep = 'confirming';
       this.inputProblem = '';
@@ -494,6 +497,11 @@ export class ConnectProvider extends LitElement {
 
   #handleKeep(): void {
     this.disconnectStep = 'idle';
+  }
+
+  /** Escape in the confirmation keeps the connection, as a dialog's Escape would. */
+  #handleConfirmKey(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && this.disconnectStep === 'confirming') this.#handleKeep();
   }
 
   /** The reconnect form's way back: its inputs go, emptied, and the connection stays as it is. */
@@ -542,6 +550,7 @@ export class ConnectProvider extends LitElement {
       const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
       if (wrong) {
         this.inputProblem = this.#text(wrong, undefined, field.label);
+        this.#problemField = field.name;
         input?.focus();
         return new ConnectError('invalid_config', `${field.label} is required`);
       }
@@ -707,7 +716,7 @@ export class ConnectProvider extends LitElement {
         throw new ConnectError(failure?.code ?? 'network_error', failure?.message ?? String(error), failure?.problem);
       }
     }
-    this.disconnectStep = 'idle';
+    this.disconnectStep = 'done';
     this.#showExisting(null);
     this.#flowConnection = undefined;
     this.flow = undefined;
@@ -723,11 +732,25 @@ export class ConnectProvider extends LitElement {
     return { text: key ? this.#text(key, ofFlow ? this.flow?.provider : undefined) : '', tone: tone ?? '' };
   }
 
-  /** An input, labelled, with the provider's prompt and docs link. A credential's value is never bound. */
+  /**
+   * An input, labelled by its label alone, described by the provider's prompt and docs link (and, when it is what
+   * stopped the click, by the status line that says why). A credential's value is never bound.
+   */
   #renderField(field: Field): TemplateResult {
     const { name, options } = field;
+    const hint = `${name}-hint`;
+    const wrong = !!this.inputProblem && this.#problemField === name;
+    const described = `${hint}${wrong ? ' status' : ''}`;
     const control = options
-      ? html`<select part="field" name=${name} data-credential required @change=${this.#handleInput} @keydown=${this.#handleKeydown}
+      ? html`<select
+          part="field"
+          name=${name}
+          data-credential
+          required
+          aria-describedby=${described}
+          aria-invalid=${wrong}
+          @change=${this.#handleInput}
+          @keydown=${this.#handleKeydown}
           ><option value="">${this.#text('choose')}</option>${options.map(
             (option) => html`<option value=${option.value}>${option.label || option.value}</option>`,
           )}</select
@@ -741,22 +764,33 @@ export class ConnectProvider extends LitElement {
           autocomplete="off"
           spellcheck="false"
           pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
+          aria-describedby=${described}
+          aria-invalid=${wrong}
           .value=${field.value ?? ''}
           @input=${this.#handleInput}
           @keydown=${this.#handleKeydown}
         />`;
-    return html`<label class="field"
-      ><span>${field.label}</span>${control}${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
-        field.docs
-          ? html`<a href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
-          : nothing
-      }</label
-    >`;
+    return html`<div class="field">
+      <label><span>${field.label}</span>${control}</label
+      ><span id=${hint}
+        >${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
+          field.docs
+            ? html`<a part="link" href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
+            : nothing
+        }</span
+      >
+    </div>`;
   }
 
   /** A control beside the main button (fallback, stop, back, disconnect, keep), named by its part. */
-  #renderControl(part: string, label: string, onClick: () => void, disabled = false): TemplateResult {
-    return html`<button part=${part} type="button" ?disabled=${disabled} @click=${onClick}>${label}</button>`;
+  #renderControl(part: string, label: string, onClick: () => void, busy = false): TemplateResult {
+    return html`<button
+      part=${part}
+      type="button"
+      aria-disabled=${busy ? 'true' : nothing}
+      aria-describedby="status"
+      @click=${onClick}
+    >${label}</button>`;
   }
 
   /** The reconnect form's way back. */
@@ -814,12 +848,17 @@ export class ConnectProvider extends LitElement {
   #renderDisconnect(busy: boolean): TemplateResult | typeof nothing {
     if (!this.disconnectable || !this.existing || busy || this.#cannotDisconnect) return nothing;
     const confirming = this.disconnectStep === 'confirming';
-    return html`${this.#renderControl(
-      'disconnect',
-      this.#text(confirming ? 'confirm' : 'disconnect'),
-      this.#handleDisconnect,
-      this.disconnectStep === 'disconnecting',
-    )}${confirming ? this.#renderControl('keep', this.#text('keep'), this.#handleKeep) : nothing}`;
+    // While it is sent, the confirming button keeps the focus (aria-disabled, not disabled); the question is its
+    // description, and Escape keeps the connection.
+    const sending = this.disconnectStep === 'disconnecting';
+    return html`<span @keydown=${this.#handleConfirmKey}
+      >${this.#renderControl(
+        'disconnect',
+        this.#text(confirming || sending ? 'confirm' : 'disconnect'),
+        this.#handleDisconnect,
+        sending,
+      )}${confirming ? this.#renderControl('keep', this.#text('keep'), this.#handleKeep) : nothing}</span
+    >`;
   }
 
   protected override render() {
@@ -834,6 +873,7 @@ export class ConnectProvider extends LitElement {
         part="status"
         role="status"
         class=${tone}
+          id="status"
         >${text}</span
       >`;
   }

@@ -425,10 +425,15 @@ export class Flow {
   #failWith(error: unknown): void {
     if (!(error instanceof BackendError)) return this.fail('network_error', String(error));
     if (error.notBackend) this.#host.warn(error.message);
-    if (error.code === 'network_error' && this.#session.unreached && navigator.onLine)
+    if (error.code === 'network_error' && navigator.onLine)
       this.#host.warn(
-        `${this.#config.endpoint} could not be reached: on another origin, the handler must list this page's origin in allowedOrigins (CORS); else check the endpoint attribute`,
+        this.#session.unreached
+          ? `${this.#config.endpoint} could not be reached: on another origin, the handler must list this page's origin in allowedOrigins (CORS); else check the endpoint attribute`
+          : // Reads answered but a POST or PATCH did not: on another origin, its preflight (OPTIONS) was refused.
+            `${this.#config.endpoint} answered reads but not this request: on another origin, check the preflight (OPTIONS): allowedOrigins must list this page's origin, and a dev server's own CORS must leave it to the handler (Vite: server.cors: false)`,
       );
+    // The backend says it is misconfigured (authorize() returned no user): its detail is for the developer.
+    else if (!error.retryable && error.problem?.status === 500) this.#host.warn(String(error.problem.detail));
     // Retries given up on: network_error (docs/element.md's error codes), with what the backend said when it answered.
     this.fail(error.retryable ? 'network_error' : error.code, error.message, error.problem);
   }

@@ -5,8 +5,8 @@ import type { Connection, Problem } from '../shared/types.js';
 import type { FlowState } from './machine.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
 
-/** Where the Disconnect control stands: asking to confirm, sending, or failed (until the next action). */
-export type DisconnectStep = 'idle' | 'confirming' | 'disconnecting' | 'failed';
+/** Where the Disconnect control stands: asking to confirm, sending, failed or done (said until the next action). */
+export type DisconnectStep = 'idle' | 'confirming' | 'disconnecting' | 'failed' | 'done';
 
 export type Tone = 'error' | 'success' | '';
 
@@ -39,6 +39,7 @@ export function statusLine(
 ): StatusLine | undefined {
   if (disconnect === 'failed') return ['disconnectFailed', 'error'];
   if (disconnect === 'confirming') return ['confirmDisconnect', ''];
+  if (disconnect === 'done' && !existing) return ['disconnected', 'success'];
   const key = flow && flowStatusKey(flow);
   if (key) return [key, flow.name === 'error' || flow.name === 'bad_credentials' ? 'error' : '', true];
   if (existing?.status === 'bad_credentials') return ['needsReconnect', 'error'];

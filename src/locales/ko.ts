@@ -27,7 +27,7 @@ const strings: LocaleStrings = {
   cancelled: '로그인이 취소되었습니다.',
   required: '{provider}에 연결하려면 ‘{field}’ 항목을 입력하세요.',
   workspace: '{provider} 워크스페이스',
-  invalidWorkspace: '‘{field}’ 항목에는 영문자, 숫자, 마침표, 하이픈만 사용할 수 있습니다.',
+  invalidWorkspace: '‘{field}’ 항목에는 영문자(a–z), 숫자, 마침표, 하이픈만 사용할 수 있습니다.',
   docs: '확인 방법',
   apiKey: 'API 키',
   username: '사용자 이름',

@@ -27,7 +27,7 @@ const strings: LocaleStrings = {
   cancelled: 'Het inloggen is geannuleerd.',
   required: 'Vul het veld ‘{field}’ in om {provider} te koppelen.',
   workspace: '{provider}-werkruimte',
-  invalidWorkspace: 'Gebruik in het veld ‘{field}’ alleen letters, cijfers, punten en koppeltekens.',
+  invalidWorkspace: 'Gebruik in het veld ‘{field}’ alleen letters a–z, cijfers, punten en koppeltekens.',
   docs: 'Waar vind ik dit?',
   apiKey: 'API-sleutel',
   username: 'Gebruikersnaam',

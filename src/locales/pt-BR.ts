@@ -27,7 +27,7 @@ const strings: LocaleStrings = {
   cancelled: 'O login foi cancelado.',
   required: 'Preencha o campo “{field}” para conectar {provider}.',
   workspace: 'Espaço de trabalho {provider}',
-  invalidWorkspace: 'Use apenas letras, números, pontos e hifens no campo “{field}”.',
+  invalidWorkspace: 'Use apenas letras (a–z), números, pontos e hifens no campo “{field}”.',
   docs: 'Onde encontrar',
   apiKey: 'Chave de API',
   username: 'Nome de usuário',
