@@ -184,6 +184,7 @@ export async function serverLog(tag: string): Promise<
     at: number;
     abortedAt?: number;
     answer?: string;
+    fault?: number | 'drop';
   }>
 > {
   return (await fetch(`/__test__/log?tag=${tag}`)).json();
@@ -192,6 +193,46 @@ export async function serverLog(tag: string): Promise<
 /** A flow's own requests: without the reads at rest (the provider, and the list without `provider`) every element makes. */
 export function flowRequests<T extends { method: string; path: string }>(log: T[]): T[] {
   return log.filter((r) => !(r.method === 'GET' && /\/providers\/|\/connections$/.test(r.path)));
+}
+
+/** Makes the observed front of `tag` answer matching requests with a fault (see /__test__/fault in middleware.ts). */
+export async function setFault(
+  tag: string,
+  fault: {
+    match: string;
+    status?: number;
+    html?: boolean;
+    drop?: boolean;
+    count?: number;
+    skip?: number;
+    detail?: string;
+    type?: string;
+  },
+): Promise<void> {
+  const query = new URLSearchParams({ tag });
+  for (const [key, value] of Object.entries(fault))
+    if (value !== undefined) query.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  await fetch(`/__test__/fault?${query}`);
+}
+
+/** Clears the faults of `tag`. */
+export async function clearFaults(tag: string): Promise<void> {
+  await fetch(`/__test__/fault?tag=${tag}`);
+}
+
+/**
+ * Takes the browser "offline" for the element (the boundary under test): navigator.onLine reads false and every
+ * request of `tag` drops its socket, until the returned function brings it back (and fires `online`).
+ */
+export async function goOffline(tag: string): Promise<() => Promise<void>> {
+  Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+  dispatchEvent(new Event('offline'));
+  await setFault(tag, { match: '.', drop: true, count: 100000 });
+  return async () => {
+    await clearFaults(tag);
+    delete (navigator as { onLine?: boolean }).onLine;
+    dispatchEvent(new Event('online'));
+  };
 }
 
 export const uniqueTag = () => `t${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;

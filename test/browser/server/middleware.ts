@@ -82,8 +82,23 @@ interface Observed {
   abortedAt?: number;
   /** The handler's answer, as the browser got it. */
   answer?: string;
+  /** The fault answered in its place: a status, or a dropped socket. */
+  fault?: number | 'drop';
 }
 const observed = new Map<string, Observed[]>();
+
+interface Fault {
+  match: RegExp;
+  skip: number;
+  count: number;
+  status: number;
+  html: boolean;
+  drop: boolean;
+  detail?: string;
+  type?: string;
+}
+/** Faults set by /__test__/fault, by tag. */
+const faults = new Map<string, Fault[]>();
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -239,6 +254,30 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     return json(ctx, { open: !!session });
   }
   if (path === '/__test__/log') return json(ctx, observed.get(String(ctx.query.tag)) ?? []);
+  if (path === '/__test__/fault') {
+    // A fault for the observed front of one tag: the requests matching `match` (a regular expression over
+    // "METHOD /api/connect/path?query"), after `skip` of them pass, get `status` (as a proxy's HTML page with
+    // html=1, else a JSON problem with `detail`, `type`) `count` times, or a dropped socket with drop=1.
+    // Without `match`, the tag's faults are cleared.
+    const q = ctx.query as Record<string, string | undefined>;
+    const tag = String(q.tag);
+    if (!q.match) faults.delete(tag);
+    else
+      faults.set(tag, [
+        ...(faults.get(tag) ?? []),
+        {
+          match: new RegExp(q.match),
+          skip: Number(q.skip ?? 0),
+          count: Number(q.count ?? 1),
+          status: Number(q.status ?? 502),
+          html: q.html === '1',
+          drop: q.drop === '1',
+          detail: q.detail,
+          type: q.type,
+        },
+      ]);
+    return json(ctx, { ok: true });
+  }
   if (path === '/__test__/post-failure') {
     // A callback page that reports a failure in the older form (data.message).
     ctx.type = 'text/html';
@@ -380,6 +419,31 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       at: Date.now(),
     };
     log.push(entry);
+    const fault = (faults.get(tag) ?? []).find((f) => f.match.test(`${ctx.method} ${entry.path}`) && f.count > 0);
+    if (fault && fault.skip-- <= 0) {
+      fault.count--;
+      entry.fault = fault.drop ? 'drop' : fault.status;
+      if (fault.drop) {
+        ctx.respond = false;
+        ctx.req.socket.destroy();
+        return;
+      }
+      ctx.status = fault.status;
+      if (fault.html) {
+        // nginx's own error page, as a proxy in front of the backend answers it.
+        ctx.type = 'text/html';
+        ctx.body = `<html>\r\n<head><title>${fault.status} Bad Gateway</title></head>\r\n<body>\r\n<center><h1>${fault.status} Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
+      } else {
+        ctx.type = 'application/problem+json';
+        ctx.body = JSON.stringify({
+          type: fault.type ?? 'about:blank',
+          title: 'Fault',
+          status: fault.status,
+          detail: fault.detail,
+        });
+      }
+      return;
+    }
     // The misbehaving modes answer oauth-connect (the first request that matters) and let the rest through.
     const posts = log.filter((r) => r.method === 'POST').length;
     const post = ctx.method === 'POST';
