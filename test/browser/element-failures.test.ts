@@ -143,7 +143,7 @@ describe('<connect-provider> failures that pass', () => {
         { timeout: 9000 },
       );
       await aTimeout(8000);
-      expect(el.shadowRoot!.querySelector('[part=field]'), 'no workspace input while unknown').to.equal(null);
+      expect(!!el.shadowRoot!.querySelector('[part=field]'), 'no workspace input while unknown').to.equal(false);
       await clearFaults(tag);
       const w = watch(el);
       await userClick(el);
@@ -241,7 +241,7 @@ describe('<connect-provider> failures that pass', () => {
       await waitUntil(() => popup.closed, "B's popup was left open");
       await b.updateComplete;
       expect(b.getAttribute('connection-status')).to.equal('none');
-      expect(b.shadowRoot!.querySelector('[part=disconnect]')).to.equal(null);
+      expect(!!b.shadowRoot!.querySelector('[part=disconnect]'), 'no Disconnect for a gone connection').to.equal(false);
       expect(held(b)).to.equal(0);
       expect(id).to.be.a('string');
     });

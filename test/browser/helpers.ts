@@ -207,6 +207,7 @@ export async function setFault(
     skip?: number;
     detail?: string;
     type?: string;
+    delay?: number;
   },
 ): Promise<void> {
   const query = new URLSearchParams({ tag });

@@ -96,6 +96,8 @@ interface Fault {
   drop: boolean;
   detail?: string;
   type?: string;
+  /** Ms to hold a matching request before it goes through (no fault answered). */
+  delay: number;
 }
 /** Faults set by /__test__/fault, by tag. */
 const faults = new Map<string, Fault[]>();
@@ -257,7 +259,8 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
   if (path === '/__test__/fault') {
     // A fault for the observed front of one tag: the requests matching `match` (a regular expression over
     // "METHOD /api/connect/path?query"), after `skip` of them pass, get `status` (as a proxy's HTML page with
-    // html=1, else a JSON problem with `detail`, `type`) `count` times, or a dropped socket with drop=1.
+    // html=1, else a JSON problem with `detail`, `type`) `count` times, a dropped socket with drop=1, or are
+    // answered `delay` ms late.
     // Without `match`, the tag's faults are cleared.
     const q = ctx.query as Record<string, string | undefined>;
     const tag = String(q.tag);
@@ -274,6 +277,7 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
           drop: q.drop === '1',
           detail: q.detail,
           type: q.type,
+          delay: Number(q.delay ?? 0),
         },
       ]);
     return json(ctx, { ok: true });
@@ -420,7 +424,11 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     };
     log.push(entry);
     const fault = (faults.get(tag) ?? []).find((f) => f.match.test(`${ctx.method} ${entry.path}`) && f.count > 0);
-    if (fault && fault.skip-- <= 0) {
+    if (fault && fault.skip-- <= 0 && fault.delay) {
+      // A slow answer: the request waits, then goes through.
+      fault.count--;
+      await new Promise((resolve) => setTimeout(resolve, fault.delay));
+    } else if (fault && fault.skip < 0) {
       fault.count--;
       entry.fault = fault.drop ? 'drop' : fault.status;
       if (fault.drop) {
