@@ -9,6 +9,9 @@
 //            verify delay 1500): requests per flow, ms from the emulator
 //            marking the connection verified to connect-success, and requests
 //            before the popup opens
+//   list     page loads in Chromium, through the real handler and the emulator (its project given 20 integrations):
+//            one <connect-integrations> of 5, 10 and 20 rows against as many <connect-provider> placed by hand,
+//            backend requests at load and ms to connect-integrations-loaded (scripts/bench-integrations.ts)
 //   install  packages, files and bytes that npm install connect-provider brings
 //            (scripts/bench-install.ts)
 //   handler  the handler's own cost: emulator, handler and a bare pass-through
@@ -26,6 +29,7 @@ import { installRows } from './bench-install.js';
 import { bundle, bundleLitBaseline, LIT_BASELINE_NAME } from './bundle.mjs';
 import { benchHandler } from './bench-handler.js';
 import { benchFlows } from './bench-flow.js';
+import { benchIntegrations } from './bench-integrations.js';
 
 const { values } = parseArgs({
   options: { peers: { type: 'boolean', default: false }, flows: { type: 'string', default: '30' } },
@@ -114,6 +118,9 @@ rows.push(...installRows());
 
 // ---------------------------------------------------------------- flows (scripts/bench-flow.ts)
 rows.push(...(await benchFlows(FLOWS, element)));
+
+// ---------------------------------------------------------------- the list's page loads (scripts/bench-integrations.ts)
+rows.push(...(await benchIntegrations(element)));
 
 // ---------------------------------------------------------------- handler overhead (separate processes: scripts/bench-handler.ts)
 rows.push(...(await benchHandler()));
