@@ -8,4 +8,6 @@ export type * from './element/events.js';
 export type { ConnectState } from './element/machine.js';
 export { DEFAULT_STRINGS } from './element/strings.js';
 export type { ConnectStrings } from './element/strings.js';
+export { registerLocale } from './element/locales.js';
+export type { LocaleStrings } from './element/locales.js';
 export type { Connection, ConnectionStatus, Problem } from './shared/types.js';

@@ -357,6 +357,13 @@ describe('every code block of README.md and docs/*.md is checked', () => {
     else if (value && typeof value === 'object') Object.values(value).forEach(collect);
   };
   collect(pkg.exports);
+  /** A path the package exports, by name or by a pattern of its exports (`dist/locales/*.js`). */
+  const isExported = (path: string) =>
+    exported.has(path) ||
+    [...exported].some(
+      (pattern) =>
+        pattern.includes('*') && new RegExp(`^${pattern.replaceAll('.', '\\.').replace('*', '[\\w-]+')}$`).test(path),
+    );
   const exportedPath = (text: string) =>
     [...text.matchAll(/node_modules\/connect-provider\/([\w./-]+)/g)].map((match) => match[1]);
 
@@ -420,7 +427,7 @@ describe('every code block of README.md and docs/*.md is checked', () => {
         }
         for (const [, event] of block.code.matchAll(/addEventListener\('([\w-]+)'/g))
           assert.ok(events.has(event), `the element fires ${event}`);
-        for (const path of exportedPath(block.code)) assert.ok(exported.has(path), `the package exports ${path}`);
+        for (const path of exportedPath(block.code)) assert.ok(isExported(path), `the package exports ${path}`);
       } else if (block.lang === 'json' && block.name) {
         const paths = exportedPath(JSON.stringify(JSON.parse(block.code)));
         assert.ok(paths.length > 0);
