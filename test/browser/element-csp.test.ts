@@ -92,7 +92,13 @@ describe('<connect-provider> on a page under the documented strict CSP and Trust
     const el = win.document.querySelector('connect-provider') as ConnectProvider;
     await el.updateComplete;
     const button = el.shadowRoot!.querySelector<HTMLButtonElement>('[part=button]')!;
-    await waitUntil(() => button.textContent?.includes('Salesforce'), 'the button names the provider');
+    // As a person would click: once the element has read that there is no connection yet (connect-src).
+    await waitUntil(
+      () => el.getAttribute('connection-status') === 'none' && button.getAttribute('aria-busy') !== 'true',
+      'the element did not read its connection',
+      { timeout: 6000 },
+    );
+    expect(button.textContent).to.include('Salesforce');
     // Its styles (adopted style sheets) apply under style-src 'self', with no inline style allowed.
     expect(win.getComputedStyle(el).display).to.equal('inline-block');
 
