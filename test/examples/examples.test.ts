@@ -243,7 +243,7 @@ for (const { example, mode } of served) {
   describe(title, () => {
     let emulator: Emulator;
     let app: Awaited<ReturnType<typeof serve>>;
-    // A development server compiles each route on its first request: the first page load waits for that.
+    // A development server compiles each route on its first request: every wait allows for that.
     const patience = mode === 'dev' ? 120_000 : 15_000;
 
     before(
@@ -306,17 +306,17 @@ for (const { example, mode } of served) {
         assert.deepEqual(refused, { status: 403, type: 'application/problem+json' });
 
         const [popup] = await Promise.all([
-          page.waitForEvent('popup', { timeout: 15_000 }),
+          page.waitForEvent('popup', { timeout: patience }),
           page.locator(`${CALLBACK_ELEMENT} [part=button]`).click(),
         ]);
         // The consent page opens only when oauth-connect succeeded: on a failure the element closes the popup, and the
         // page's callback says why.
         await popup
           .getByRole('button', { name: 'Allow', exact: true })
-          .click({ timeout: 15_000 })
+          .click({ timeout: patience })
           .catch(() => {});
         const result = page.locator('#result');
-        await result.filter({ hasText: /\S/ }).waitFor({ timeout: 15_000 });
+        await result.filter({ hasText: /\S/ }).waitFor({ timeout: patience });
         assert.match((await result.textContent()) ?? '', /^Connected! \(conn_\w+\)$/, "the page's own callback ran");
         assert.equal(await page.locator(CALLBACK_ELEMENT).getAttribute('state'), 'working');
         assert.deepEqual(messages.filter(hydrationProblem), [], 'no hydration warning or error in the console');
