@@ -12,7 +12,8 @@ export default defineConfig({
   root: 'demo',
   appType: 'mpa',
   plugins: [
-    vue({ template: { compilerOptions: { isCustomElement: (tag) => tag === 'connect-provider' } } }),
+    // Both tags are custom elements to Vue's compiler: <connect-provider> and <connect-integrations>.
+    vue({ template: { compilerOptions: { isCustomElement: (tag) => tag.startsWith('connect-') } } }),
     connectDemo({
       emulatorPort: Number(process.env.DEMO_EMULATOR_PORT ?? 4010),
       verifyDelay: Number(process.env.DEMO_VERIFY_DELAY ?? 1500),
@@ -21,6 +22,9 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^connect-provider\/react$/, replacement: src('element/react.ts') },
+      { find: /^connect-provider\/integrations$/, replacement: src('integrations.ts') },
+      // A locale pack, as `import 'connect-provider/locales/de'` finds dist/locales/de.js in an app.
+      { find: /^connect-provider\/locales\/([\w-]+)$/, replacement: src('locales/$1.ts') },
       { find: /^connect-provider$/, replacement: src('index.ts') },
     ],
   },

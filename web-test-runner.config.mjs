@@ -149,7 +149,11 @@ export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
   plugins: [reactAsEsm, esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
-  middleware: [testMiddleware, (await import('./test/browser/server/cross-origin.ts')).crossOrigin],
+  middleware: [
+    testMiddleware,
+    (await import('./test/browser/server/cross-origin.ts')).crossOrigin,
+    (await import('./test/browser/server/strict-page.ts')).strictPage,
+  ],
   browsers,
   reporters: [defaultReporter(), countReporter()],
   concurrency: 1,

@@ -1,50 +1,50 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ConnectProvider } from 'connect-provider/react';
-import { entry, INTEGRATIONS, renderHeader, ZENDESK_STRINGS, type TimelineEntry } from './shared.js';
+import { ConnectIntegrations } from 'connect-provider/react';
+import {
+  entry,
+  language,
+  onLanguage,
+  renderHeader,
+  startLanguage,
+  TEXTS,
+  type Language,
+  type TimelineEntry,
+} from './shared.js';
 
 function App() {
+  const [lang, setLang] = useState<Language>(language);
+  useEffect(() => onLanguage(setLang), []);
   const [lines, setLines] = useState<TimelineEntry[]>([]);
-  const log = useCallback((source: string) => (event: Event) => setLines((all) => [entry(source, event), ...all]), []);
-  const handlers = (source: string) => ({
-    onConnectStart: log(source),
-    onConnectPopup: log(source),
-    onConnectPopupBlocked: log(source),
-    onConnectConnection: log(source),
-    onConnectStatus: log(source),
-    onConnectSuccess: log(source),
-    onConnectError: log(source),
-    onConnectCancel: log(source),
-    onConnectLoaded: log(source),
-    onConnectDisconnect: log(source),
-  });
+  // One handler for every event: a row's detail.provider names it (entry reads it), the list's own event is 'list'.
+  const log = useCallback((event: Event) => setLines((all) => [entry(event), ...all]), []);
+  const texts = TEXTS[lang];
   return (
     <main>
       <section className="card">
-        <h2>Integrations</h2>
-        <p>Connect the tools your team uses. Each row reads your connection before you click.</p>
-        <ul className="integrations">
-          {INTEGRATIONS.map(({ provider, name, about }) => (
-            <li key={provider}>
-              <div className="about">
-                <strong>{name}</strong>
-                <span>{about}</span>
-              </div>
-              <ConnectProvider
-                id={provider}
-                endpoint="/api/connect"
-                provider={provider}
-                disconnectable
-                strings={provider === 'zendesk' ? ZENDESK_STRINGS : {}}
-                {...handlers(provider)}
-              />
-            </li>
-          ))}
-        </ul>
+        <h2 id="title">{texts.title}</h2>
+        <p id="intro">{texts.intro}</p>
+        <ConnectIntegrations
+          endpoint="/api/connect"
+          disconnectable
+          descriptions={texts.about}
+          strings={texts.strings}
+          onConnectIntegrationsLoaded={log}
+          onConnectStart={log}
+          onConnectPopup={log}
+          onConnectPopupBlocked={log}
+          onConnectConnection={log}
+          onConnectStatus={log}
+          onConnectSuccess={log}
+          onConnectError={log}
+          onConnectCancel={log}
+          onConnectLoaded={log}
+          onConnectDisconnect={log}
+        />
       </section>
-      <section className="card">
+      <section className="card" lang="en" dir="ltr">
         <h2>Event timeline</h2>
-        <p>Every event the elements fire, through the wrapper&apos;s on&lt;Event&gt; props, newest first.</p>
+        <p>Every event of the list and its rows, through the wrapper&apos;s on&lt;Event&gt; props, newest first.</p>
         <ol className="timeline" id="timeline">
           {lines.length === 0 && <li className="empty">No events yet.</li>}
           {lines.map((line) => (
@@ -61,5 +61,6 @@ function App() {
   );
 }
 
+await startLanguage();
 await renderHeader('react');
 createRoot(document.querySelector('#root')!).render(<App />);

@@ -1,35 +1,31 @@
-import 'connect-provider';
-import type { ConnectProvider } from 'connect-provider';
-import { entry, EVENTS, renderHeader, ZENDESK_STRINGS } from './shared.js';
+import 'connect-provider/integrations';
+import type { ConnectIntegrations } from 'connect-provider/integrations';
+import {
+  entry,
+  LIST_EVENTS,
+  onLanguage,
+  prependLine,
+  renderHeader,
+  startLanguage,
+  TEXTS,
+  type Language,
+} from './shared.js';
 
-// Listeners first, synchronously: each element reads its connection as soon as it is defined.
-// `strings` is a property only: Zendesk's input is named for what it is, a subdomain.
-document.querySelector<ConnectProvider>('#zendesk')!.strings = ZENDESK_STRINGS;
-
+const list = document.querySelector<ConnectIntegrations>('connect-integrations')!;
 const timeline = document.querySelector('#timeline')!;
-for (const el of document.querySelectorAll<ConnectProvider>('connect-provider')) {
-  for (const type of EVENTS) {
-    el.addEventListener(type, (event) => {
-      const line = entry(el.provider, event);
-      timeline.querySelector('.empty')?.remove();
-      const li = document.createElement('li');
-      li.className = line.tone;
-      li.dataset.event = line.type;
-      li.dataset.source = line.source;
-      for (const [cls, text] of [
-        ['time', line.time],
-        ['source', line.source],
-        ['type', line.type],
-        ['detail', line.detail],
-      ]) {
-        const span = document.createElement('span');
-        span.className = cls;
-        span.textContent = text;
-        li.append(span);
-      }
-      timeline.prepend(li);
-    });
-  }
-}
 
+// Listeners first, synchronously: the list reads its rows as soon as it is defined. One listener per event on the
+// list hears every row: a row's events are composed and bubble, and `detail.provider` names the row.
+for (const type of LIST_EVENTS) list.addEventListener(type, (event) => prependLine(timeline, entry(event)));
+
+/** The page's texts in `lang`; `descriptions` and `strings` are properties only. */
+function speak(lang: Language) {
+  const texts = TEXTS[lang];
+  document.querySelector('#title')!.textContent = texts.title;
+  document.querySelector('#intro')!.textContent = texts.intro;
+  list.descriptions = texts.about;
+  list.strings = texts.strings;
+}
+onLanguage(speak);
+await startLanguage();
 await renderHeader('vanilla');

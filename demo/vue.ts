@@ -1,7 +1,8 @@
 import { createApp } from 'vue';
-import 'connect-provider';
+import 'connect-provider/integrations';
 import App from './App.vue';
-import { renderHeader } from './shared.js';
+import { renderHeader, startLanguage } from './shared.js';
 
+await startLanguage();
 await renderHeader('vue');
 createApp(App).mount('#app');

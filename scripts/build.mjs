@@ -38,10 +38,9 @@ console.log('build: dist/ and custom-elements.json written');
  * Inlines third-party runtime code into dist/ so `dependencies` can stay lit's family:
  * dist/emulator/openapi.js gets ajv, ajv-formats and yaml (CommonJS, wrapped by esbuild),
  * dist/api/client.js gets openapi-fetch, and
- * dist/element/react.js gets @lit/react's createComponent (its browser build, and its Node build
- * as react.node.js, chosen by the `node` export condition as @lit/react itself does), its
- * 'use client' directive kept first. Relative imports, lit and react stay external. Licences of
- * what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
+ * dist/element/react.js gets @lit/react's createComponent (both its builds, see
+ * litReactForEitherSide), its 'use client' directive kept first. Relative imports, lit and react
+ * stay external. Licences of what is inlined go to dist/THIRD-PARTY-LICENSES.txt.
  */
 async function inlineVendored() {
   const keepRelative = {
@@ -86,17 +85,15 @@ async function inlineVendored() {
       platform: 'neutral',
       plugins: [keepRelative],
     },
-    ...[
-      ['dist/element/react.node.js', 'node'], // first: the next one overwrites its entry
-      ['dist/element/react.js', 'browser'],
-    ].map(([outfile, platform]) => ({
+    {
+      // One file for the server and the browser alike: the wrapper is a client component (below).
       ...common,
       entryPoints: ['dist/element/react.js'],
-      outfile,
-      platform,
+      outfile: 'dist/element/react.js',
+      platform: 'neutral',
       external: ['react', 'lit', 'lit/*'],
-      plugins: [keepRelative],
-    })),
+      plugins: [keepRelative, await litReactForEitherSide(common, inlined)],
+    },
   ];
   for (const options of builds) {
     const result = await build(options);
@@ -107,11 +104,9 @@ async function inlineVendored() {
   }
   // The wrapper is a client component: its 'use client' must stay the first statement, where React frameworks read
   // it. esbuild keeps an entry's directive today; a bundler that drops it (some do, with a warning) gets it back here.
-  for (const file of ['dist/element/react.js', 'dist/element/react.node.js']) {
-    const code = readFileSync(file, 'utf8');
-    if (!/^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(code))
-      writeFileSync(file, `'use client';\n${code}`);
-  }
+  const wrapper = readFileSync('dist/element/react.js', 'utf8');
+  if (!/^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use client\1/.test(wrapper))
+    writeFileSync('dist/element/react.js', `'use client';\n${wrapper}`);
   // tsc's maps of the rewritten files no longer match them.
   for (const file of ['dist/emulator/openapi.js.map', 'dist/element/react.js.map']) rmSync(file, { force: true });
   // The wrapper's types are its own (ConnectProviderProps); should they name @lit/react, ship its declarations beside.
@@ -142,4 +137,49 @@ async function inlineVendored() {
     'dist/THIRD-PARTY-LICENSES.txt',
     `Third-party code inlined into this package's dist/:\n\n${notices.join('\n' + '-'.repeat(72) + '\n\n')}`,
   );
+}
+
+/**
+ * @lit/react has a browser build and a server one (no layout effects, no suppressHydrationWarning), picked by the
+ * `node` export condition. The wrapper cannot be split the same way: it is a client component, and a React framework
+ * resolves a server component's import of it on the server, under `node`, then sends the browser that same file
+ * (Next.js: the browser ran the server build, never set the element's properties and hydrated with a mismatch). So
+ * both builds go inline, each resolved by esbuild under its own condition, and lit's `isServer` (split by that
+ * condition inside lit, below the client boundary) picks one when the module runs.
+ */
+async function litReactForEitherSide(common, inlined) {
+  const sides = {};
+  for (const platform of ['browser', 'node']) {
+    const result = await build({
+      ...common,
+      stdin: { contents: "export { createComponent } from '@lit/react';", resolveDir: '.' },
+      platform,
+      write: false,
+      external: ['react'],
+    });
+    sides[platform] = result.outputFiles[0].text;
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input)?.[1];
+      if (name) inlined.add(name);
+    }
+  }
+  const either = `import { isServer } from 'lit';
+import { createComponent as inBrowsers } from 'lit-react:browser';
+import { createComponent as onServers } from 'lit-react:node';
+export const createComponent = isServer ? onServers : inBrowsers;`;
+  return {
+    name: 'lit-react-for-either-side',
+    setup(b) {
+      b.onResolve({ filter: /^@lit\/react$/ }, () => ({ path: 'either', namespace: 'lit-react' }));
+      b.onResolve({ filter: /^lit-react:/ }, (args) => ({
+        path: args.path.slice('lit-react:'.length),
+        namespace: 'lit-react',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'lit-react' }, (args) => ({
+        contents: args.path === 'either' ? either : sides[args.path],
+        loader: 'js',
+        resolveDir: '.',
+      }));
+    },
+  };
 }

@@ -1,14 +1,62 @@
 // npm run screenshot: starts the demo as the end-to-end test does (Vite, the
 // connect handler and the emulator, in-process, on free ports), opens the
-// plain-HTML settings page in Chromium, waits until every <connect-provider>
-// has read its connection, and writes docs/demo.png.
+// plain-HTML settings page (one <connect-integrations>) in Chromium in each
+// language below, waits until every row has read its connection and speaks the
+// language, and writes docs/demo.png (English, light), docs/demo-ar.png
+// (Arabic, right to left) and docs/demo-ja.png (Japanese). Japanese needs a
+// font with its glyphs (Debian: fonts-ipafont-gothic or fonts-noto-cjk), or
+// Chromium draws empty boxes: the script checks for one first.
+import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { createServer } from 'vite';
 import { freePort } from '../test/node/helpers/ports.js';
 import { chromiumLaunchOptions } from './browsers.mjs';
 
-const out = new URL('../docs/demo.png', import.meta.url);
+/** Each picture: its language (`?lang=`, as the demo's switch keeps it), and Salesforce's button in it. */
+const SHOTS = [
+  { file: 'demo.png', lang: 'en', connect: 'Connect Salesforce' },
+  { file: 'demo-ar.png', lang: 'ar', connect: 'ربط حساب Salesforce' },
+  { file: 'demo-ja.png', lang: 'ja', connect: 'Salesforce と連携' },
+] as const;
+
+/** Whether fontconfig knows a font for `lang` (true when fc-list is not there to ask). */
+function hasFontFor(lang: string): boolean {
+  const listed = spawnSync('fc-list', [`:lang=${lang}`], { encoding: 'utf8' });
+  return listed.error !== undefined || listed.stdout.trim() !== '';
+}
+
+/** Every row has read its connection (past the seeded Slack connection's verification) and shows its icons and texts. */
+async function settled(page: Page, connect: string): Promise<void> {
+  await page.waitForFunction(
+    (connect) => {
+      const list = document.querySelector('connect-integrations')?.shadowRoot;
+      const rows = [...(list?.querySelectorAll('connect-provider') ?? [])];
+      const icons = [...(list?.querySelectorAll('img') ?? [])];
+      return (
+        rows.length > 0 &&
+        icons.every((icon) => icon.complete) &&
+        rows.every((el) => {
+          const status = el.getAttribute('connection-status');
+          const icon = el.shadowRoot?.querySelector<HTMLImageElement>('[part=icon]');
+          return status && status !== 'created' && icon?.complete;
+        }) &&
+        rows.some((el) => el.shadowRoot?.querySelector('[part=button]')?.textContent?.trim() === connect)
+      );
+    },
+    connect,
+    { timeout: 15000 },
+  );
+}
+
+const missing = SHOTS.filter(({ lang }) => !hasFontFor(lang)).map(({ lang }) => lang);
+if (missing.length) {
+  console.error(
+    `No font for ${missing.join(', ')}: Chromium would draw empty boxes. On Debian: apt-get install fonts-ipafont-gothic (or fonts-noto-cjk).`,
+  );
+  process.exit(1);
+}
+
 const port = await freePort();
 process.env.DEMO_EMULATOR_PORT = String(await freePort());
 process.env.DEMO_VERIFY_DELAY = '300';
@@ -21,27 +69,16 @@ const vite = await createServer({
 await vite.listen();
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 640 }, colorScheme: 'light' });
-  await page.goto(`http://127.0.0.1:${port}/vanilla.html`);
-  // Every row has read its connection, past the seeded Slack connection's verification, with its icon shown.
-  await page.waitForFunction(
-    () => {
-      const elements = [...document.querySelectorAll('connect-provider')];
-      return (
-        elements.length > 0 &&
-        elements.every((el) => {
-          const status = el.getAttribute('connection-status');
-          const icon = el.shadowRoot?.querySelector<HTMLImageElement>('[part=icon]');
-          return status && status !== 'created' && icon?.complete;
-        })
-      );
-    },
-    undefined,
-    { timeout: 15000 },
-  );
-  await mkdir(new URL('.', out), { recursive: true });
-  await page.screenshot({ path: out.pathname, fullPage: true });
-  console.log(`wrote ${out.pathname}`);
+  for (const { file, lang, connect } of SHOTS) {
+    const out = new URL(`../docs/${file}`, import.meta.url);
+    const page = await browser.newPage({ viewport: { width: 1000, height: 640 }, colorScheme: 'light' });
+    await page.goto(`http://127.0.0.1:${port}/vanilla.html?lang=${lang}`);
+    await settled(page, connect);
+    await mkdir(new URL('.', out), { recursive: true });
+    await page.screenshot({ path: out.pathname, fullPage: true });
+    await page.close();
+    console.log(`wrote ${out.pathname}`);
+  }
 } finally {
   await browser.close();
   await vite.close();

@@ -7,10 +7,12 @@
 // request that changes something without its CSRF header, which the page sets
 // through the element's requestHeaders object property, so the success proves
 // the header reached the backend. The Next.js page must hydrate without a
-// warning or error in the browser's console. examples/routes holds the Astro
-// and Nuxt routes of docs/frameworks.md: type-checked, and the Nuxt one run in
-// h3. Every child process and wait is bounded; servers, emulators and the
-// browser close in after().
+// warning or error in the browser's console, built (`next start`, where React
+// does not compare attributes) and under `next dev` (where it does), with the
+// wrapper rendered by a client component and by a server component.
+// examples/routes holds the Astro and Nuxt routes of docs/frameworks.md:
+// type-checked, and the Nuxt one run in h3. Every child process and wait is
+// bounded; servers, emulators and the browser close in after().
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -52,7 +54,11 @@ interface Example {
   build: string[][];
   /** How to start the built app; none for examples/routes, whose route modules the test mounts itself. */
   start?(port: number): { command: string; args: string[]; env: Record<string, string> };
+  /** How to start its development server, when the suite checks that too. */
+  dev?(port: number): { command: string; args: string[]; env: Record<string, string> };
 }
+
+type Mode = 'start' | 'dev';
 
 /** Every example, or those EXAMPLES names (space-separated: `EXAMPLES=next npm run test:examples`). */
 const ALL_EXAMPLES: Example[] = [
@@ -63,6 +69,12 @@ const ALL_EXAMPLES: Example[] = [
     start: (port) => ({
       command: process.execPath,
       args: ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)],
+      env: {},
+    }),
+    // next dev writes to .next/dev, beside the production build, and runs after the built app has stopped.
+    dev: (port) => ({
+      command: process.execPath,
+      args: ['node_modules/next/dist/bin/next', 'dev', '-H', '127.0.0.1', '-p', String(port)],
       env: {},
     }),
   },
@@ -147,14 +159,20 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** Starts the built app and waits until it answers; gives its base URL and a stop(). */
-async function serve(example: Example, dir: string, platform: Record<string, string>) {
+/** Starts the built app (or its development server) and waits until it answers; gives its base URL and a stop(). */
+async function serve(example: Example, dir: string, platform: Record<string, string>, mode: Mode) {
   const port = await freePort();
-  const { command, args, env: own } = example.start!(port);
+  const { command, args, env: own } = mode === 'dev' ? example.dev!(port) : example.start!(port);
   let output = '';
   const child: ChildProcess = spawn(command, args, {
     cwd: dir,
-    env: { ...env, ...platform, ...own, NODE_ENV: 'production', DEV_LOGIN: '1' },
+    env: {
+      ...env,
+      ...platform,
+      ...own,
+      NODE_ENV: mode === 'dev' ? 'development' : 'production',
+      DEV_LOGIN: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group, so stop() ends the server with anything it started.
     detached: true,
@@ -203,21 +221,46 @@ const hydrationProblem = (line: string) =>
     line,
   );
 
-for (const example of EXAMPLES.filter((e) => e.start)) {
-  describe(`examples/${example.name}, built from the tarball and served`, () => {
+/**
+ * A console line that is the browser's own report of the favicon it asked for: the example apps have no icon, and
+ * `next dev` answers /favicon.ico with a 404 the browser logs as an error.
+ */
+const missingFavicon = (line: string) =>
+  /^error: Failed to load resource: .*\b404\b.* \(\S+\/favicon\.ico\)$/.test(line);
+
+/** The element whose page callback writes #result: examples/next also shows #hubspot, from its server component. */
+const CALLBACK_ELEMENT = 'connect-provider:not(#hubspot)';
+
+const served = EXAMPLES.filter((e) => e.start).flatMap((example) =>
+  (example.dev ? (['start', 'dev'] as const) : (['start'] as const)).map((mode) => ({ example, mode })),
+);
+
+for (const { example, mode } of served) {
+  const title =
+    mode === 'dev'
+      ? `examples/${example.name}, installed from the tarball, under its development server`
+      : `examples/${example.name}, built from the tarball and served`;
+  describe(title, () => {
     let emulator: Emulator;
     let app: Awaited<ReturnType<typeof serve>>;
+    // A development server compiles each route on its first request: every wait allows for that.
+    const patience = mode === 'dev' ? 120_000 : 15_000;
 
     before(
       async () => {
         const dir = await prepared.get(example.name)!;
         emulator = createEmulator({ verifyDelay: 300 });
         const { baseUrl } = await emulator.listen();
-        app = await serve(example, dir, {
-          PLATFORM_API_KEY: emulator.apiKey,
-          PLATFORM_BASE_URL: baseUrl,
-          PLATFORM_PROJECT: 'demo',
-        });
+        app = await serve(
+          example,
+          dir,
+          {
+            PLATFORM_API_KEY: emulator.apiKey,
+            PLATFORM_BASE_URL: baseUrl,
+            PLATFORM_PROJECT: 'demo',
+          },
+          mode,
+        );
       },
       { timeout: 600_000 },
     );
@@ -234,12 +277,17 @@ for (const example of EXAMPLES.filter((e) => e.start)) {
     async function signedInPage(): Promise<{ page: Page; messages: string[] }> {
       const context = await browser.newContext();
       const page = await context.newPage();
+      page.setDefaultNavigationTimeout(patience);
       const messages: string[] = [];
-      page.on('console', (message) => messages.push(`${message.type()}: ${message.text()}`));
+      page.on('console', (message) => {
+        // A resource's failure names its URL only in the message's location.
+        const url = message.text().startsWith('Failed to load resource') ? ` (${message.location().url})` : '';
+        messages.push(`${message.type()}: ${message.text()}${url}`);
+      });
       page.on('pageerror', (error) => messages.push(`pageerror: ${error.message}`));
       await page.goto(`${app.base}/dev-login`);
       assert.equal(new URL(page.url()).pathname, '/', 'dev-login sends the browser to the page');
-      await page.locator('connect-provider [part=button]').waitFor({ timeout: 15_000 });
+      await page.locator(`${CALLBACK_ELEMENT} [part=button]`).waitFor({ timeout: patience });
       return { page, messages };
     }
 
@@ -258,19 +306,19 @@ for (const example of EXAMPLES.filter((e) => e.start)) {
         assert.deepEqual(refused, { status: 403, type: 'application/problem+json' });
 
         const [popup] = await Promise.all([
-          page.waitForEvent('popup', { timeout: 15_000 }),
-          page.locator('connect-provider [part=button]').click(),
+          page.waitForEvent('popup', { timeout: patience }),
+          page.locator(`${CALLBACK_ELEMENT} [part=button]`).click(),
         ]);
         // The consent page opens only when oauth-connect succeeded: on a failure the element closes the popup, and the
         // page's callback says why.
         await popup
           .getByRole('button', { name: 'Allow', exact: true })
-          .click({ timeout: 15_000 })
+          .click({ timeout: patience })
           .catch(() => {});
         const result = page.locator('#result');
-        await result.filter({ hasText: /\S/ }).waitFor({ timeout: 15_000 });
+        await result.filter({ hasText: /\S/ }).waitFor({ timeout: patience });
         assert.match((await result.textContent()) ?? '', /^Connected! \(conn_\w+\)$/, "the page's own callback ran");
-        assert.equal(await page.locator('connect-provider').getAttribute('state'), 'working');
+        assert.equal(await page.locator(CALLBACK_ELEMENT).getAttribute('state'), 'working');
         assert.deepEqual(messages.filter(hydrationProblem), [], 'no hydration warning or error in the console');
       } finally {
         await page.context().close();
@@ -278,14 +326,16 @@ for (const example of EXAMPLES.filter((e) => e.start)) {
     });
 
     if (example.name === 'next') {
-      it('hydrates the server-rendered page without a warning or error in the console', async () => {
+      it('hydrates the wrapper from a client and from a server component without a warning or error in the console', async () => {
         const { page, messages } = await signedInPage();
         try {
-          // The wrapper's element upgraded and hydrated: its rest state read through the route.
-          await page.locator('connect-provider[connection-status]').waitFor({ timeout: 15_000 });
+          // Each wrapper's element upgraded and got its properties: its rest state read through the route. The one
+          // the server component renders reads the group's seeded HubSpot connection (bad_credentials).
+          await page.locator(`${CALLBACK_ELEMENT}[connection-status]`).waitFor({ timeout: patience });
+          await page.locator('#hubspot[connection-status="bad_credentials"]').waitFor({ timeout: patience });
           await page.waitForLoadState('networkidle');
           assert.deepEqual(messages.filter(hydrationProblem), [], 'no hydration warning or error in the console');
-          const errors = messages.filter((line) => /^(error|pageerror): /.test(line));
+          const errors = messages.filter((line) => /^(error|pageerror): /.test(line) && !missingFavicon(line));
           assert.deepEqual(errors, [], 'no error in the console');
         } finally {
           await page.context().close();

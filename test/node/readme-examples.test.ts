@@ -432,6 +432,11 @@ describe('every code block of README.md and docs/*.md is checked', () => {
         const paths = exportedPath(JSON.stringify(JSON.parse(block.code)));
         assert.ok(paths.length > 0);
         for (const path of paths) assert.ok(exported.has(path), `the package exports ${path}`);
+      } else if (block.lang === 'http' && block.name) {
+        // A response header the browser suite sends as written: test/browser/server/strict-page.ts reads it by name.
+        assert.match(block.code, /^Content-Security-Policy: [^\n]+\n$/);
+        const server = readFileSync(new URL('test/browser/server/strict-page.ts', root), 'utf8');
+        assert.ok(server.includes(`http example:${block.name}`), `the browser suite serves example ${block.name}`);
       } else if (block.lang === 'sh') {
         for (const [, script] of block.code.matchAll(/npm run ([\w:.-]+)/g))
           assert.ok(script! in pkg.scripts, `package.json has the script ${script}`);

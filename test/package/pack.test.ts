@@ -186,7 +186,6 @@ describe('the packed package', () => {
       'dist/index.d.ts',
       'dist/connect-provider.js',
       'dist/element/react.js',
-      'dist/element/react.node.js',
       'dist/element/frameworks/react-jsx.d.ts',
       'dist/element/frameworks/vue.d.ts',
       'dist/element/frameworks/svelte.d.ts',
@@ -284,13 +283,17 @@ describe('the packed package', () => {
     assert.ok(css.pseudoElements.some((p: { name: string }) => p.name === '::part(button)'));
   });
 
-  it('keeps the React wrapper a client component: its entries begin with the use client directive', () => {
+  it('keeps the React wrapper one client component: a single entry, on servers and in browsers, begins with use client', () => {
     const installed = join(app, 'node_modules', 'connect-provider');
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    const entries = [pkg.exports['./react'].default, pkg.exports['./react'].node] as string[];
-    assert.deepEqual(entries, ['./dist/element/react.js', './dist/element/react.node.js']);
-    for (const entry of entries)
-      assert.ok(startsWithUseClient(readFileSync(join(installed, entry), 'utf8')), `${entry} begins with 'use client'`);
+    // A server component's import is resolved on the server and its file sent to the browser: an entry of its own
+    // under `node` would run there (scripts/build.mjs, litReactForEitherSide).
+    assert.deepEqual(pkg.exports['./react'], {
+      types: './dist/element/react.d.ts',
+      default: './dist/element/react.js',
+    });
+    const entry = pkg.exports['./react'].default as string;
+    assert.ok(startsWithUseClient(readFileSync(join(installed, entry), 'utf8')), `${entry} begins with 'use client'`);
     // The element entry registers a custom element for client code; the server entries stay free of it.
     for (const entry of [
       pkg.exports['./server'].default,

@@ -1,0 +1,4 @@
+import { renderHeader, startLanguage } from './shared.js';
+
+await startLanguage();
+await renderHeader(null);
