@@ -54,16 +54,17 @@ export default tseslint.config(
       'wc/guard-super-call': 'off',
     },
   },
-  // Imports go one way: element -> shared; api (the platform client) -> shared; http -> shared;
+  // Imports go one way: locales -> element -> shared; api (the platform client) -> shared; http -> shared;
   // emulator -> http -> shared; server -> api, http -> shared. Nothing imports the package's own
   // entry points from inside src.
   ...Object.entries({
-    shared: ['api', 'element', 'emulator', 'http', 'server'],
-    element: ['api', 'emulator', 'http', 'server'],
-    api: ['element', 'emulator', 'http', 'server'],
-    http: ['api', 'element', 'emulator', 'server'],
-    emulator: ['api', 'element', 'server'],
-    server: ['element', 'emulator'],
+    shared: ['api', 'element', 'emulator', 'http', 'locales', 'server'],
+    element: ['api', 'emulator', 'http', 'locales', 'server'],
+    locales: ['api', 'emulator', 'http', 'server', 'shared'],
+    api: ['element', 'emulator', 'http', 'locales', 'server'],
+    http: ['api', 'element', 'emulator', 'locales', 'server'],
+    emulator: ['api', 'element', 'locales', 'server'],
+    server: ['element', 'emulator', 'locales'],
   }).map(([folder, banned]) => ({
     files: [`src/${folder}/**/*.ts`],
     rules: {
