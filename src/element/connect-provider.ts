@@ -787,7 +787,7 @@ export class ConnectProvider extends LitElement {
     return html`<button
       part=${part}
       type="button"
-      aria-disabled=${busy ? 'true' : nothing}
+      aria-disabled=${String(busy) as 'true' | 'false'}
       aria-describedby="status"
       @click=${onClick}
     >${label}</button>`;
