@@ -222,6 +222,54 @@ describe('<connect-provider> for everyone', () => {
   });
 });
 
+describe("<connect-provider> names a developer's mistake where they look", () => {
+  freshSessionEachTest();
+
+  it('should end at once on a non-retryable 500 that says the backend is misconfigured, its detail in the console', async () => {
+    const tag = uniqueTag();
+    const detail =
+      'the connect backend is misconfigured: its authorize() returned neither a user nor null (the server log says what it returned)';
+    await setFault(tag, { match: '^POST ', status: 500, count: 10, retryable: false, detail });
+    const box = (await fixture(
+      html`<div
+        .innerHTML=${`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="slack"></connect-provider>`}
+      ></div>`,
+    )) as HTMLElement;
+    const el = box.querySelector('connect-provider')!;
+    const w = watch(el);
+    const seen = await warnings(async () => {
+      await userClick(el);
+      await waitUntil(() => w.types().includes('connect-error'), 'no connect-error', { timeout: 3000 });
+    });
+    expect(w.events.find((e) => e.type === 'connect-error')!.detail.code).to.equal('http_error');
+    expect(
+      (await serverLog(tag)).filter((r) => r.method === 'POST'),
+      'not retried',
+    ).to.have.length(1);
+    expect(seen.filter((s) => s.includes('authorize()'))).to.have.length(1);
+  });
+
+  it("should name the preflight and Vite's server.cors when reads are answered but a POST never is", async () => {
+    const tag = uniqueTag();
+    // As a dev server's own CORS answers a cross-origin preflight: the POST never reaches the handler.
+    await setFault(tag, { match: '^POST ', drop: true, count: 100 });
+    const box = (await fixture(
+      html`<div
+        .innerHTML=${`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="slack"></connect-provider>`}
+      ></div>`,
+    )) as HTMLElement;
+    const el = box.querySelector('connect-provider')!;
+    const w = watch(el);
+    const seen = await warnings(async () => {
+      await userClick(el);
+      await waitUntil(() => w.types().some((t) => t === 'connect-error'), 'no connect-error', { timeout: 15000 });
+    });
+    const named = seen.filter((s) => s.includes('preflight'));
+    expect(named, seen.join('\n')).to.have.length(1);
+    expect(named[0]).to.include('server.cors: false').and.include('allowedOrigins');
+  }).timeout(20000);
+});
+
 describe('<connect-integrations> for everyone', () => {
   freshSessionEachTest();
   afterEach(() => {

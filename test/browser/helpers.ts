@@ -208,6 +208,7 @@ export async function setFault(
     detail?: string;
     type?: string;
     delay?: number;
+    retryable?: boolean;
   },
 ): Promise<void> {
   const query = new URLSearchParams({ tag });

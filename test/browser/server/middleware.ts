@@ -98,6 +98,8 @@ interface Fault {
   type?: string;
   /** Ms to hold a matching request before it goes through (no fault answered). */
   delay: number;
+  /** The problem's `retryable`, when given. */
+  retryable?: boolean;
 }
 /** Faults set by /__test__/fault, by tag. */
 const faults = new Map<string, Fault[]>();
@@ -278,6 +280,7 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
           detail: q.detail,
           type: q.type,
           delay: Number(q.delay ?? 0),
+          retryable: q.retryable === undefined ? undefined : q.retryable === '1',
         },
       ]);
     return json(ctx, { ok: true });
@@ -448,6 +451,7 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
           title: 'Fault',
           status: fault.status,
           detail: fault.detail,
+          retryable: fault.retryable,
         });
       }
       return;
