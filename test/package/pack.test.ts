@@ -610,9 +610,17 @@ describe('the packed package', () => {
         types: [],
       };
       const fixtures = {
-        react: ['react/raw-tag.tsx', 'react/wrapper.tsx', 'plain/connect.ts', 'plain/properties.ts'],
-        vue: ['vue/main.ts', 'vue/App.vue', 'vue/shims.d.ts'],
-        svelte: ['svelte/Connect.svelte', 'svelte/svelte.config.js'],
+        react: [
+          'react/raw-tag.tsx',
+          'react/wrapper.tsx',
+          'react/integrations-raw-tag.tsx',
+          'react/integrations-wrapper.tsx',
+          'plain/connect.ts',
+          'plain/integrations.ts',
+          'plain/properties.ts',
+        ],
+        vue: ['vue/main.ts', 'vue/App.vue', 'vue/integrations.ts', 'vue/Integrations.vue', 'vue/shims.d.ts'],
+        svelte: ['svelte/Connect.svelte', 'svelte/Integrations.svelte', 'svelte/svelte.config.js'],
       };
       for (const [stack, files] of Object.entries(fixtures)) {
         const dir = join(app, `typed-${stack}`);
