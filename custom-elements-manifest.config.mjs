@@ -5,10 +5,12 @@
 // The cleanup plugin drops what static analysis gets wrong here: the internal
 // reactive state (`flow`, `existing`...) seen as members, and the
 // variable `type` of the private emit() helper seen as an event. It also
-// types the events from HTMLElementEventMap in events.ts, points module
+// types the events from HTMLElementEventMap in events.ts, gives the list its
+// rows' events (they leave it), names each tag's definition, points module
 // paths at what the package ships (dist/**/*.js, not src/**/*.ts), and adds
-// the package's entry module.
+// the package's entry modules.
 import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 
@@ -20,6 +22,7 @@ const INTERNAL = new Set([
   'inputProblem',
   'disconnectStep',
   'reconnectForm',
+  'reading',
   'entries',
   'failed',
   'query',
@@ -40,15 +43,33 @@ const CONNECTION_STATUS = "'none' | 'created' | 'working' | 'bad_credentials'";
 /** src/element/x.ts or /src/element/x.js -> dist/element/x.js */
 const shipped = (path) => path.replace(/^\/?src\//, 'dist/').replace(/\.ts$/, '.js');
 
+/** What a source module exports as a type only (`export type { X }`, `export { type X }`), which the analyzer lists. */
+function typeExports(path) {
+  const names = new Set();
+  for (const [, allTypes, list] of readFileSync(path, 'utf8').matchAll(/export (type )?\{([^}]*)\}/g))
+    for (const [, type, name] of list.matchAll(/(type\s+)?(\w+)(?:\s+as\s+\w+)?\s*(?:,|$)/g))
+      if (allTypes || type) names.add(name);
+  return names;
+}
+
+/** Each tag by its class (define.ts and define-integrations.ts register constants the analyzer does not evaluate). */
+const TAGS = { ConnectProvider: 'connect-provider', ConnectIntegrations: 'connect-integrations' };
+
 const cleanup = {
   name: 'connect-provider-cleanup',
   packageLinkPhase({ customElementsManifest }) {
     for (const module of customElementsManifest.modules) {
+      const types = typeExports(module.path.replace(/^\//, ''));
+      if (module.exports) module.exports = module.exports.filter((entry) => !types.has(entry.name));
       module.path = shipped(module.path);
       for (const entry of module.exports ?? []) {
-        if (entry.declaration?.module) entry.declaration.module = shipped(entry.declaration.module);
-        // define.ts registers `TAG`, a constant the analyzer does not evaluate.
-        if (entry.kind === 'custom-element-definition') entry.name = 'connect-provider';
+        const from = entry.declaration?.module;
+        // A re-export (`export { X } from './x.js'`) names its module relative to the re-exporting one.
+        if (from)
+          entry.declaration.module = /^\.\.?\//.test(from)
+            ? posix.join(posix.dirname(module.path), from)
+            : shipped(from);
+        if (entry.kind === 'custom-element-definition') entry.name = TAGS[entry.declaration.name];
       }
       for (const declaration of module.declarations ?? []) {
         if (declaration.name === 'ConnectIntegrations') {
@@ -100,6 +121,17 @@ const cleanup = {
         if (state) state.type = { text: STATE };
       }
     }
+    // Every event of a row leaves the list (composed), `detail.provider` naming the row: the list fires them too.
+    const declarations = customElementsManifest.modules.flatMap((m) => m.declarations ?? []);
+    const [rowDeclaration, listDeclaration] = ['ConnectProvider', 'ConnectIntegrations'].map((n) =>
+      declarations.find((d) => d.name === n),
+    );
+    listDeclaration.events.push(
+      ...rowDeclaration.events.map((event) => ({
+        ...event,
+        description: `From a row, its \`detail.provider\` naming it: ${event.description}`,
+      })),
+    );
     // The package's main entry (`import 'connect-provider'`) registers the tag and re-exports the class.
     const element = { name: 'ConnectProvider', module: 'dist/element/connect-provider.js' };
     customElementsManifest.modules.push({
@@ -125,6 +157,21 @@ const cleanup = {
       declarations: [],
       exports: [
         { kind: 'js', name: 'ConnectIntegrations', declaration: list },
+        {
+          kind: 'js',
+          name: 'defineConnectIntegrations',
+          declaration: { name: 'defineConnectIntegrations', module: 'dist/element/define-integrations.js' },
+        },
+        {
+          kind: 'js',
+          name: 'INTEGRATIONS_TAG',
+          declaration: { name: 'INTEGRATIONS_TAG', module: 'dist/element/define-integrations.js' },
+        },
+        {
+          kind: 'js',
+          name: 'DEFAULT_INTEGRATIONS_STRINGS',
+          declaration: { name: 'DEFAULT_INTEGRATIONS_STRINGS', module: 'dist/element/integrations-strings.js' },
+        },
         { kind: 'custom-element-definition', name: 'connect-integrations', declaration: list },
         { kind: 'custom-element-definition', name: 'connect-provider', declaration: element },
       ],

@@ -237,7 +237,7 @@ describe('README examples (the front door)', () => {
 });
 
 describe('docs/frameworks.md and docs/server.md: the Vite configurations', () => {
-  it('the Vue plugin treats connect-provider, and only it, as a custom element', async () => {
+  it("the Vue plugin treats the package's two tags, and only them, as custom elements", async () => {
     const examples = writeReadmeExamples();
     try {
       const config = (await import(examples.file('vite-vue'))).default as {
@@ -250,7 +250,9 @@ describe('docs/frameworks.md and docs/server.md: the Vite configurations', () =>
       assert.ok(vue, 'the Vue plugin is configured');
       const { isCustomElement } = vue.api.options.template.compilerOptions;
       assert.equal(isCustomElement('connect-provider'), true);
+      assert.equal(isCustomElement('connect-integrations'), true);
       assert.equal(isCustomElement('div'), false);
+      assert.equal(isCustomElement('connect-nope'), false);
     } finally {
       examples.cleanup();
     }
@@ -417,13 +419,19 @@ describe('every code block of README.md and docs/*.md is checked', () => {
         const imported = [...readmeExamples().values()].some((code) => code.includes(`'./${block.name}.js'`));
         assert.ok(source.includes(`'${block.name}'`) || imported, `a test runs example ${block.name}`);
       } else if (block.lang === 'html' && block.name) {
-        const { ConnectProvider } = await import('../../src/index.js');
-        const observed = new Set((ConnectProvider as unknown as { observedAttributes: string[] }).observedAttributes);
-        const element = readFileSync(new URL('src/element/connect-provider.ts', root), 'utf8');
-        const events = new Set([...element.matchAll(/@event (\S+)/g)].map((match) => match[1]));
-        for (const [, attributes] of block.code.matchAll(/<connect-provider\b([^>]*)>/g)) {
-          for (const [, name] of attributes!.matchAll(/([\w-]+)(?:="[^"]*")?/g))
-            assert.ok(observed.has(name!), `<connect-provider> observes the attribute ${name}`);
+        const { ConnectProvider, ConnectIntegrations } = await import('../../src/integrations.js');
+        const events = new Set<string>();
+        for (const [tag, element, file] of [
+          ['connect-provider', ConnectProvider, 'connect-provider.ts'],
+          ['connect-integrations', ConnectIntegrations, 'connect-integrations.ts'],
+        ] as const) {
+          const observed = new Set((element as unknown as { observedAttributes: string[] }).observedAttributes);
+          const source = readFileSync(new URL(`src/element/${file}`, root), 'utf8');
+          for (const [, event] of source.matchAll(/@event (\S+)/g)) events.add(event!);
+          for (const [, attributes] of block.code.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'g'))) {
+            for (const [, name] of attributes!.matchAll(/([\w-]+)(?:="[^"]*")?/g))
+              assert.ok(observed.has(name!), `<${tag}> observes the attribute ${name}`);
+          }
         }
         for (const [, event] of block.code.matchAll(/addEventListener\('([\w-]+)'/g))
           assert.ok(events.has(event), `the element fires ${event}`);

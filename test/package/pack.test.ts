@@ -30,6 +30,7 @@ import ts from 'typescript';
 import { chromium, type Browser } from 'playwright-core';
 import { browserPaths } from '../../scripts/browsers.mjs';
 import { MACHINE, publicState } from '../../src/element/machine.js';
+import { ConnectIntegrations, ConnectProvider } from '../../src/integrations.js';
 import { packedPackage, type Packed } from '../shared/pack.js';
 
 const execAsync = promisify(execFile);
@@ -283,6 +284,93 @@ describe('the packed package', () => {
     assert.ok(css.pseudoElements.some((p: { name: string }) => p.name === '::part(button)'));
   });
 
+  it('describes both tags as they are: each definition, every attribute and property and none internal, every event', () => {
+    const installed = join(bare, 'node_modules', 'connect-provider');
+    const read = (file: string) => JSON.parse(readFileSync(join(installed, file), 'utf8'));
+    type Declaration = {
+      name: string;
+      tagName?: string;
+      customElement?: boolean;
+      attributes?: Array<{ name: string }>;
+      members?: Array<{ kind: string; name: string; readonly?: boolean }>;
+      events?: Array<{ name: string; type?: { text: string } }>;
+    };
+    type Module = {
+      path: string;
+      declarations?: Declaration[];
+      exports?: Array<{ kind: string; name: string; declaration: { name: string } }>;
+    };
+    const manifest = read('custom-elements.json') as { modules: Module[] };
+    const declarations = manifest.modules.flatMap((m) => m.declarations ?? []);
+    const definitions = manifest.modules.flatMap((m) =>
+      (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition').map((e) => ({ module: m.path, ...e })),
+    );
+    for (const definition of definitions)
+      assert.equal(
+        definition.name,
+        declarations.find((d) => d.name === definition.declaration.name)?.tagName,
+        `${definition.module} defines ${definition.name} with that tag's class`,
+      );
+    const pkg = read('package.json');
+    const defined = (entry: string) =>
+      definitions.filter((d) => `./${d.module}` === pkg.exports[entry].default).map((d) => d.name);
+    assert.deepEqual(defined('.'), ['connect-provider'], 'the main entry defines <connect-provider> alone');
+    assert.deepEqual(
+      defined('./integrations').sort(),
+      ['connect-integrations', 'connect-provider'],
+      'and /integrations both',
+    );
+
+    const vscode = read('dist/vscode.html-custom-data.json') as {
+      tags: Array<{ name: string; attributes: Array<{ name: string }> }>;
+    };
+    const webTypes = read(pkg['web-types']).contributions.html.elements as Array<{
+      name: string;
+      attributes: Array<{ name: string }>;
+      js: { properties: Array<{ name: string }>; events: Array<{ name: string }> };
+    }>;
+    const names = (list: Array<{ name: string }> = []) => list.map((x) => x.name).sort();
+    for (const [tag, element, readOnly, events] of [
+      ['connect-provider', ConnectProvider, ['state', 'connection-status'], eventNames()],
+      ['connect-integrations', ConnectIntegrations, [], ['connect-integrations-loaded', ...eventNames()]],
+    ] as const) {
+      const declaration = declarations.find((d) => d.tagName === tag);
+      assert.ok(declaration?.customElement, `the manifest declares <${tag}>`);
+      // What the element observes, and the attributes it only writes: none of its internal state.
+      const attributes = [...element.observedAttributes, ...readOnly].sort();
+      assert.deepEqual(names(declaration.attributes), attributes, `the manifest lists <${tag}>'s attributes`);
+      assert.deepEqual(names(vscode.tags.find((t) => t.name === tag)?.attributes), attributes, `VS Code: <${tag}>'s`);
+      const jetBrains = webTypes.find((e) => e.name === tag);
+      assert.deepEqual(names(jetBrains?.attributes), attributes, `web-types: <${tag}>'s attributes`);
+      // Its public reactive properties, as settable fields.
+      const properties = [...element.elementProperties].filter(([, options]) => !options.state).map(([name]) => name);
+      const fields = (declaration.members ?? []).filter((m) => m.kind === 'field' && !m.readonly);
+      assert.deepEqual(names(fields), [...properties].map(String).sort(), `the manifest lists <${tag}>'s properties`);
+      for (const property of properties)
+        assert.ok(
+          jetBrains?.js.properties.some((p) => p.name === property),
+          `web-types: <${tag}>'s ${String(property)}`,
+        );
+      // Its events, each typed; the list's include every row's, which leave it.
+      assert.deepEqual(
+        (declaration.events ?? []).map((e) => e.name),
+        events,
+        `the manifest lists <${tag}>'s events`,
+      );
+      for (const event of declaration.events ?? [])
+        assert.match(
+          event.type?.text ?? '',
+          /^CustomEvent<Connect\w+Detail>$/,
+          `<${tag}>'s ${event.name} has its type`,
+        );
+      assert.deepEqual(
+        jetBrains?.js.events.map((e) => e.name),
+        events,
+        `web-types: <${tag}>'s events`,
+      );
+    }
+  });
+
   it('keeps the React wrapper one client component: a single entry, on servers and in browsers, begins with use client', () => {
     const installed = join(app, 'node_modules', 'connect-provider');
     const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
@@ -525,9 +613,17 @@ describe('the packed package', () => {
         types: [],
       };
       const fixtures = {
-        react: ['react/raw-tag.tsx', 'react/wrapper.tsx', 'plain/connect.ts', 'plain/properties.ts'],
-        vue: ['vue/main.ts', 'vue/App.vue', 'vue/shims.d.ts'],
-        svelte: ['svelte/Connect.svelte', 'svelte/svelte.config.js'],
+        react: [
+          'react/raw-tag.tsx',
+          'react/wrapper.tsx',
+          'react/integrations-raw-tag.tsx',
+          'react/integrations-wrapper.tsx',
+          'plain/connect.ts',
+          'plain/integrations.ts',
+          'plain/properties.ts',
+        ],
+        vue: ['vue/main.ts', 'vue/App.vue', 'vue/integrations.ts', 'vue/Integrations.vue', 'vue/shims.d.ts'],
+        svelte: ['svelte/Connect.svelte', 'svelte/Integrations.svelte', 'svelte/svelte.config.js'],
       };
       for (const [stack, files] of Object.entries(fixtures)) {
         const dir = join(app, `typed-${stack}`);

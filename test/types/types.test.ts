@@ -31,16 +31,20 @@ async function check(command: string, args: string[]): Promise<string> {
   }
 }
 
+/** A checker's output without its terminal colours (ngc colours its output even into a pipe). */
+// eslint-disable-next-line no-control-regex -- the escape character is what the codes begin with
+const uncoloured = (text: string) => text.replace(/\x1b\[[\d;]*m/g, '');
+
 describe('the typings, checked as a user of each stack checks them', () => {
-  it('React 19: the raw tag in TSX (tsc)', { timeout: TIMEOUT }, async () => {
+  it('React 19: the raw tags and the wrappers in TSX (tsc)', { timeout: TIMEOUT }, async () => {
     await check('tsc', ['-p', 'test/types/react/tsconfig.json']);
   });
 
-  it('Vue 3: the tag in a template (vue-tsc, strictTemplates)', { timeout: TIMEOUT }, async () => {
+  it('Vue 3: the tags in a template (vue-tsc, strictTemplates)', { timeout: TIMEOUT }, async () => {
     await check('vue-tsc', ['-p', 'test/types/vue/tsconfig.json']);
   });
 
-  it('Svelte 5: the tag in markup (svelte-check)', { timeout: TIMEOUT }, async () => {
+  it('Svelte 5: the tags in markup (svelte-check)', { timeout: TIMEOUT }, async () => {
     const output = await check('svelte-check', [
       '--workspace',
       'test/types/svelte',
@@ -51,20 +55,31 @@ describe('the typings, checked as a user of each stack checks them', () => {
     assert.match(output, /found 0 errors and 0 warnings/);
   });
 
-  it('Angular: the tag with CUSTOM_ELEMENTS_SCHEMA (ngc, strictTemplates)', { timeout: TIMEOUT }, async () => {
+  it('Angular: the tags with CUSTOM_ELEMENTS_SCHEMA (ngc, strictTemplates)', { timeout: TIMEOUT }, async () => {
     await check('ngc', ['-p', 'test/types/angular/tsconfig.json']);
-    // Angular has no expect-error in templates: a second component must fail, and for the right reason.
+    // Angular has no expect-error in templates: the wrong components must fail, each case for its own reason.
     const wrong = await exec(bin('ngc'), ['-p', 'test/types/angular/tsconfig.wrong.json'], {
       cwd: root,
       timeout: TIMEOUT,
     }).then(
-      () => assert.fail('wrong.component.ts compiled: $event is not typed from HTMLElementEventMap'),
-      (error: { stdout?: string; stderr?: string }) => `${error.stdout}${error.stderr}`,
+      () => assert.fail('the wrong components compiled: $event is not typed from HTMLElementEventMap'),
+      (error: { stdout?: string; stderr?: string }) => uncoloured(`${error.stdout}${error.stderr}`),
     );
     assert.match(wrong, /'nope' is missing in type 'ConnectSuccessDetail'/);
+    assert.match(
+      wrong,
+      /'CustomEvent<ConnectIntegrationsLoadedDetail>' is not assignable to parameter of type 'CustomEvent<\{ integrations: string\[\]; \}>'/,
+      "connect-integrations-loaded's $event",
+    );
+    assert.match(
+      wrong,
+      /'CustomEvent<ConnectSuccessDetail>' is not assignable to parameter of type 'CustomEvent<\{ provider: number; \}>'/,
+      "a row's connect-success, heard on the list",
+    );
+    assert.match(wrong, /Object is possibly 'null'\.\n\n.*\.connection\.id/, "a row's connection may be null");
   });
 
-  it('plain TypeScript: the element and its events (tsc)', { timeout: TIMEOUT }, async () => {
+  it('plain TypeScript: the elements and their events (tsc)', { timeout: TIMEOUT }, async () => {
     await check('tsc', ['-p', 'test/types/plain/tsconfig.json']);
   });
 });
@@ -89,6 +104,14 @@ describe('the documentation (README.md, docs/*.md)', () => {
     'test/types/svelte/Connect.svelte',
     'test/types/plain/connect.ts',
     'test/types/angular/connect.component.ts',
+    // <connect-integrations>, in each stack (docs/element.md).
+    'test/types/react/integrations-raw-tag.tsx',
+    'test/types/react/integrations-wrapper.tsx',
+    'test/types/vue/integrations.ts',
+    'test/types/vue/Integrations.vue',
+    'test/types/svelte/Integrations.svelte',
+    'test/types/plain/integrations.ts',
+    'test/types/angular/integrations.component.ts',
   ];
   for (const fixture of fixtures) {
     it(`shows ${fixture}'s snippets as tested`, () => {
