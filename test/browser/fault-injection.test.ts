@@ -2,7 +2,8 @@
 // terminal event, the one its run's actions call for, and leaves nothing
 // behind; at rest the element shows what the flow ended with, and a
 // disconnect either removes the connection or keeps it and says so. The backend (/faulty/{seed}/...) answers 500, 503, 429 with
-// retryAfter, slow answers and dropped connections at random. Each run puts
+// retryAfter, a proxy's HTML 502 page, slow answers and dropped connections at random, and about a third of the runs
+// go offline for a moment while their flows run. Each run puts
 // one to three elements on the page (real clicks, the popup blocker on); for
 // each, the "user" allows, denies, closes the popup, cancels or removes the
 // element at random moments, and a listener may cancel, restart, remove or move
@@ -180,6 +181,20 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
           if (!run.w.types().includes('connect-start')) await userClick(run.el);
         }
         clicking = undefined;
+        // Some runs go offline for a moment while their flows run: navigator.onLine reads false, `offline` fires and
+        // nothing reaches the backend; then `online`.
+        const offline =
+          random() < 0.3 && outcomes.set('offline period', (outcomes.get('offline period') ?? 0) + 1)
+            ? (async (at: number, ms: number) => {
+                await aTimeout(at);
+                await realFetch(`/__test__/faulty-offline?seed=${seed}&ms=${ms}`);
+                Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+                dispatchEvent(new Event('offline'));
+                await aTimeout(ms);
+                delete (navigator as { onLine?: boolean }).onLine;
+                dispatchEvent(new Event('online'));
+              })(Math.floor(random() * 400), 300 + Math.floor(random() * 900))
+            : undefined;
         await Promise.all(
           runs.map(async ({ el, w, action, form }) => {
             await aTimeout(Math.floor(random() * 300));
@@ -199,6 +214,7 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
           }),
         );
         const ends = await Promise.all(runs.map(({ w }) => ended(w, 12000)));
+        await offline;
         // Restarted flows (a listener's start() in a terminal event) are ended by the page.
         for (const { el } of runs) el.cancel();
         await aTimeout(150);
@@ -288,5 +304,6 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
     expect([...outcomes.keys()].filter((k) => k.startsWith('cancel:')).length, seen).to.equal(2);
     expect([...outcomes.keys()].filter((k) => k.startsWith('error:')).length, seen).to.be.greaterThan(1);
     expect(outcomes.get('disconnect:done') ?? 0, seen).to.be.greaterThan(0);
+    expect(outcomes.get('offline period') ?? 0, `${seen}: some runs went offline`).to.be.greaterThan(0);
   });
 });

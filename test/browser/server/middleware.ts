@@ -101,6 +101,8 @@ interface Fault {
   /** The problem's `retryable`, when given. */
   retryable?: boolean;
 }
+/** Until when (ms) each fault-injection seed's page is offline. */
+const faultyOffline = new Map<string, number>();
 /** Faults set by /__test__/fault, by tag. */
 const faults = new Map<string, Fault[]>();
 
@@ -257,6 +259,11 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     const session = openConsent(String(ctx.query.group));
     return json(ctx, { open: !!session });
   }
+  if (path === '/__test__/faulty-offline') {
+    // The page of a fault-injection seed goes offline for `ms`: its requests are dropped meanwhile.
+    faultyOffline.set(String(ctx.query.seed), Date.now() + Number(ctx.query.ms));
+    return json(ctx, { ok: true });
+  }
   if (path === '/__test__/log') return json(ctx, observed.get(String(ctx.query.tag)) ?? []);
   if (path === '/__test__/fault') {
     // A fault for the observed front of one tag: the requests matching `match` (a regular expression over
@@ -394,7 +401,8 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     const roll = random();
     const delay = Math.floor(random() * 120);
     await new Promise((r) => setTimeout(r, delay));
-    if (roll < 0.08) {
+    // An offline period of the page (/__test__/faulty-offline): nothing reaches the backend.
+    if (roll < 0.08 || Date.now() < (faultyOffline.get(seed) ?? 0)) {
       ctx.req.socket.destroy();
       ctx.respond = false;
       return;
@@ -405,6 +413,13 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     if (roll < 0.3) {
       const retryAfter = new Date(Date.now() + 40).toISOString();
       return json(ctx, { type: 'about:blank', title: 'Too Many Requests', status: 429, retryAfter }, 429);
+    }
+    if (roll < 0.35) {
+      // A proxy in front of the backend answers its own HTML error page.
+      ctx.status = 502;
+      ctx.type = 'text/html';
+      ctx.body = '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
+      return;
     }
     // The handler matches the end of the path, so it serves under this prefix as it is.
     return viaNode(ctx, toNodeListener(connectHandler(ctx.origin)));
