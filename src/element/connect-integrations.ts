@@ -35,7 +35,7 @@ declare global {
 /** Above this many rows, a search input filters them. */
 const SEARCH_FROM = 9;
 /** The parts of a row's element, exported under their own names. */
-const ROW_PARTS = 'button,icon,status,fallback,stop,field,back,disconnect,keep';
+const ROW_PARTS = 'button,icon,status,fallback,stop,field,link,back,disconnect,keep';
 
 /** The provider as the user reads it: its displayName, else its name with a capital. */
 const displayNameOf = (entry: IntegrationEntry): string =>

@@ -88,6 +88,7 @@ interface Field {
  * @csspart fallback - The button that opens a blocked popup.
  * @csspart stop - The button that stops waiting for a popup that reads closed.
  * @csspart field - An input the provider needs (a workspace, an account ID, a credential).
+ * @csspart link - An input's "Where to find it" link.
  * @csspart back - The button that closes the reconnect form of a provider that signs in with credentials.
  * @csspart disconnect - The disconnect button, and the one that confirms it.
  * @csspart keep - The button that keeps the connection when asked to confirm a disconnect.
@@ -102,6 +103,7 @@ interface Field {
  * @cssproperty --connect-provider-status-color - Status line text color (default: the page's text color).
  * @cssproperty --connect-provider-error-color - The status line's marker after an error.
  * @cssproperty --connect-provider-success-color - The status line's marker once connected.
+ * @cssproperty --connect-provider-link-color - An input's docs link (default: the page's text color).
  */
 export class ConnectProvider extends LitElement {
   static override styles = styles;
