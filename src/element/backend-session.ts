@@ -40,8 +40,9 @@ export class BackendSession {
 
   /** One request; resolves with the answer's data, or throws a BackendError. */
   async request(method: string, path: string, body?: unknown): Promise<unknown> {
-    const controller = this.#lifetime.abortable();
-    const timer = this.#lifetime.setTimer(() => controller.abort(), REQUEST_TIMEOUT);
+    const controller = new AbortController();
+    const letGo = this.#lifetime.onEnd(() => controller.abort());
+    const clearTimer = this.#lifetime.setTimer(() => controller.abort(), REQUEST_TIMEOUT);
     try {
       const { data, date } = await callBackend({
         endpoint: this.#endpoint,
@@ -54,8 +55,8 @@ export class BackendSession {
       this.firstAnswerAt ??= date;
       return data;
     } finally {
-      this.#lifetime.clearTimer(timer);
-      this.#lifetime.letGo(controller);
+      clearTimer();
+      letGo();
     }
   }
 
