@@ -55,7 +55,8 @@ interface Field {
   name: string;
   label: string;
   prompt?: string;
-  docs?: string;
+  /** Where to find it: shown when https (or http on a loopback host). */
+  docsURL?: string;
   /** What the input holds: the user's value, else the provider's default. A credential's is never kept. */
   value?: string;
   workspace?: boolean;
@@ -206,8 +207,8 @@ export class ConnectProvider extends LitElement {
   #flowConnection?: Connection;
   #warned = new Set<string>();
   #hiddenAt = 0;
-  #unsubscribe?: () => void;
-  #stopLocale?: () => void;
+  /** What the element listens to while it is in the page (connection changes, languages, visibility, `online`). */
+  #connected?: Lifetime;
   /** The registered pack for the element's language (section 2, "Languages and direction"), found at each update. */
   #pack?: Partial<LocaleStrings>;
   /** Counts reads at rest: an answer to any but the latest is dropped. */
@@ -246,18 +247,16 @@ export class ConnectProvider extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#unsubscribe = onConnectionChange((key, change) => this.#onConnectionChange(key, change));
-    this.#stopLocale = onLocaleChange(() => this.requestUpdate());
-    document.addEventListener('visibilitychange', this.#onVisibility);
-    addEventListener('online', this.#readIfFailed);
+    const connected = (this.#connected = new Lifetime());
+    connected.onEnd(onConnectionChange((key, change) => this.#onConnectionChange(key, change)));
+    connected.onEnd(onLocaleChange(() => this.requestUpdate()));
+    connected.listen(document, 'visibilitychange', () => this.#onVisibility());
+    connected.listen(window, 'online', () => this.#readIfFailed());
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#unsubscribe?.();
-    this.#stopLocale?.();
-    document.removeEventListener('visibilitychange', this.#onVisibility);
-    removeEventListener('online', this.#readIfFailed);
+    this.#connected?.end();
     // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
     const flow = this.flow;
     setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
@@ -279,16 +278,16 @@ export class ConnectProvider extends LitElement {
     this.#focusedBefore = undefined;
   }
 
-  #onVisibility = (): void => {
+  #onVisibility(): void {
     if (document.hidden) this.#hiddenAt = Date.now();
     else if (this.#hiddenAt && Date.now() - this.#hiddenAt >= STALE_AFTER_HIDDEN) this.#read();
     else this.#readIfFailed();
-  };
+  }
 
   /** A read that failed though it may pass is read again (on `online`, when the page is shown). */
-  #readIfFailed = (): void => {
+  #readIfFailed(): void {
     if (this.#readFailed && !this.#busy) this.#read();
-  };
+  }
 
   /**
    * Reads the caller's connection and the provider's info at rest; resolves once both answered, or after NEUTRAL_FOR
@@ -437,10 +436,9 @@ export class ConnectProvider extends LitElement {
     if (!info || info.name !== this.provider) return [];
     const signIn = this.#signIn;
     const credentials = (signIn.way === 'form' ? signIn.inputs : []).map(
-      ({ label, docsURL, ...input }: CredentialInput): Field => ({
+      ({ label, ...input }: CredentialInput): Field => ({
         ...input,
         label: 'text' in label ? label.text : this.#text(label.builtIn),
-        docs: isAllowedUrl(docsURL) ? docsURL : undefined,
         credential: true,
       }),
     );
@@ -459,7 +457,7 @@ export class ConnectProvider extends LitElement {
         name,
         label: displayName || name,
         prompt,
-        docs: isAllowedUrl(docsURL) ? docsURL : undefined,
+        docsURL,
         value: this.values[name] ?? defaultValue ?? '',
       });
     }
@@ -774,8 +772,8 @@ export class ConnectProvider extends LitElement {
       <label><span>${field.label}</span>${control}</label
       ><span id=${hint}
         >${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
-          field.docs
-            ? html`<a part="link" href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
+          isAllowedUrl(field.docsURL)
+            ? html`<a part="link" href=${field.docsURL} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
             : nothing
         }</span
       >
