@@ -4,7 +4,7 @@
 // offline none is spent (it waits for `online`); the backend's clock at its
 // first answer is kept as the fallback baseline of "changed since the flow
 // began" (connection-match.ts).
-import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
+import { BackendError, baseOf, callBackend, retryDelay, type RetryPolicy } from './backend.js';
 import type { Lifetime } from './lifetime.js';
 
 const REQUEST_TIMEOUT = 15000;
@@ -44,14 +44,8 @@ export class BackendSession {
     const letGo = this.#lifetime.onEnd(() => controller.abort());
     const clearTimer = this.#lifetime.setTimer(() => controller.abort(), REQUEST_TIMEOUT);
     try {
-      const { data, date } = await callBackend({
-        endpoint: this.#endpoint,
-        method,
-        path,
-        headers: this.#headers,
-        body,
-        signal: controller.signal,
-      });
+      const url = baseOf(this.#endpoint) + path;
+      const { data, date } = await callBackend(url, method, this.#headers, body, controller.signal);
       this.firstAnswerAt ??= date;
       return data;
     } finally {

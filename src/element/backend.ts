@@ -22,16 +22,6 @@ export class BackendError extends Error {
   }
 }
 
-export interface BackendCall {
-  endpoint: string;
-  method: string;
-  /** After the endpoint, e.g. `/connections`. */
-  path: string;
-  headers: Record<string, string>;
-  body?: unknown;
-  signal?: AbortSignal;
-}
-
 /** The path of one connection. */
 export const connectionPath = (id: string): string => `/connections/${encodeURIComponent(id)}`;
 
@@ -44,20 +34,27 @@ export const toConnections = (items: unknown[]): Connection[] =>
 /** The endpoint as a base URL without trailing slashes. */
 export const baseOf = (endpoint: string): string => endpoint.replace(/\/+$/, '');
 
-/** One request; resolves with the parsed answer and the backend's clock (its Date header), or throws a BackendError. */
-export async function callBackend(call: BackendCall): Promise<{ data: unknown; date: number }> {
-  const { method, body } = call;
-  const url = baseOf(call.endpoint) + call.path;
+/**
+ * One request to `url` (the endpoint's, then a path such as `/connections`); resolves with the parsed answer and the
+ * backend's clock (its Date header), or throws a BackendError.
+ */
+export async function callBackend(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<{ data: unknown; date: number }> {
   let response: Response;
   let text: string;
   try {
     response = await fetch(url, {
       method,
-      headers: body ? { 'content-type': 'application/json', ...call.headers } : call.headers,
+      headers: body ? { 'content-type': 'application/json', ...headers } : headers,
       body: body ? JSON.stringify(body) : null,
       credentials: 'include',
       cache: 'no-store',
-      signal: call.signal,
+      signal,
     });
     text = await response.text();
   } catch {
