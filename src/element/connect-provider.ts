@@ -475,14 +475,6 @@ export class ConnectProvider extends LitElement {
     else void start();
   }
 
-  #handleOpenPopup(): void {
-    this.flow?.openBlocked();
-  }
-
-  #handleStopWaiting(): void {
-    this.flow?.stopWaiting();
-  }
-
   #handleDisconnect(): void {
     if (this.disconnectStep === 'disconnecting') return;
     if (this.disconnectStep !== 'confirming') {
@@ -837,9 +829,9 @@ export class ConnectProvider extends LitElement {
   #renderWaitControl(provider: string): TemplateResult | typeof nothing {
     const name = this.flow?.state.name;
     if (name === 'blocked')
-      return this.#renderControl('fallback', this.#text('openPopup', provider), this.#handleOpenPopup);
+      return this.#renderControl('fallback', this.#text('openPopup', provider), () => this.flow?.openBlocked());
     if (name === 'severed')
-      return this.#renderControl('stop', this.#text('stopWaiting', provider), this.#handleStopWaiting);
+      return this.#renderControl('stop', this.#text('stopWaiting', provider), () => this.flow?.stopWaiting());
     return nothing;
   }
 

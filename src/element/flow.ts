@@ -333,7 +333,7 @@ export class Flow {
   /** The flow's connection is known: verify it, polling quickly at first. */
   #found(id: string, connection?: Connection): void {
     const { name } = this.#state;
-    if (name !== 'authorizing' && name !== 'severed' && name !== 'submitting') return;
+    if (!accepts(name, 'found')) return;
     this.#connectionId = id;
     this.#poller.startQuick();
     this.#enter({ name: transition(name, 'found') }, 'connect-connection', { connectionId: id });
