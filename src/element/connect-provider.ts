@@ -376,7 +376,7 @@ export class ConnectProvider extends LitElement {
     type: K,
     fields: DetailWithoutProvider<K>,
     provider = this.provider,
-    cancelable = false,
+    cancelable?: boolean,
   ): boolean {
     const detail = { ...fields, provider } as ConnectEventDetails[K];
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
@@ -818,8 +818,8 @@ export class ConnectProvider extends LitElement {
       part="button"
       type="button"
       ?disabled=${this.disabled && !busy}
-      aria-disabled=${String(busy || this.disabled) as 'true' | 'false'}
-      aria-busy=${String(busy) as 'true' | 'false'}
+      aria-disabled=${busy || this.disabled}
+      aria-busy=${busy}
       @click=${this.#handleClick}
     >${this.#renderIcon(provider)}<slot>${label}</slot></button
     >`;
