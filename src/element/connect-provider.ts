@@ -193,20 +193,20 @@ export class ConnectProvider extends LitElement {
   /** A missing or malformed input the last click met, said in the status line until the next action. */
   private inputProblem = '';
   /** The name of the input that inputProblem is about. */
-  #problemField = '';
+  #problemField?: string;
   private disconnectStep: DisconnectStep = 'idle';
   /** The credential form of a connection's reconnect is open (a provider that signs in with credentials). */
   private reconnectForm = false;
   /** The backend refused DELETE (405): Disconnect is not offered again. */
-  #cannotDisconnect = false;
+  #cannotDisconnect?: boolean;
   /** The connection is being read, for less than NEUTRAL_FOR ms: the button is neutral and busy. */
   private reading = false;
   /** The last read at rest failed though that may pass: read again on `online`, when shown, and on a click. */
-  #readFailed = false;
+  #readFailed?: boolean;
   /** The last connection a flow read (it may be newer than `existing`). */
   #flowConnection?: Connection;
   #warned = new Set<string>();
-  #hiddenAt = 0;
+  #hiddenAt?: number;
   /** What the element listens to while it is in the page (connection changes, languages, visibility, `online`). */
   #connected?: Lifetime;
   /** The registered pack for the element's language (section 2, "Languages and direction"), found at each update. */
