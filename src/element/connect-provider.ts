@@ -693,17 +693,17 @@ export class ConnectProvider extends LitElement {
         READ_RETRIES,
       );
     } catch (error) {
-      const failure = error instanceof BackendError ? error : undefined;
-      const status = failure?.problem?.status;
+      // retrying() throws BackendErrors only.
+      const { code, message, problem } = error as BackendError;
       // A 404: the connection is gone already, which is what the user asked for.
-      if (status !== 404) {
+      if (problem?.status !== 404) {
         this.disconnectStep = 'failed';
-        if (status === 405) {
+        if (problem?.status === 405) {
           // The backend does not serve DELETE: the control goes, and the developer hears why once.
           this.#cannotDisconnect = true;
           this.#warn('the backend refused DELETE (405): createConnectHandler needs allowDisconnect: true');
         }
-        throw new ConnectError(failure?.code ?? 'network_error', failure?.message ?? String(error), failure?.problem);
+        throw new ConnectError(code, message, problem);
       }
     }
     this.disconnectStep = 'done';
