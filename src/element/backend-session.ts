@@ -60,8 +60,9 @@ export class BackendSession {
       try {
         return await this.request(method, path, body);
       } catch (error) {
-        // Offline, no retry is spent: the request goes again once the browser is back online.
-        if (!navigator.onLine && error instanceof BackendError && error.code === 'network_error') {
+        // Offline, no retry is spent: the request goes again once the browser is back online. (request() throws
+        // BackendErrors only.)
+        if (!navigator.onLine && (error as BackendError).code === 'network_error') {
           await new Promise((resolve) => addEventListener('online', resolve, { once: true }));
           if (this.#lifetime.ended) throw error;
           continue;
