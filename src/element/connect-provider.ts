@@ -366,9 +366,9 @@ export class ConnectProvider extends LitElement {
     this.#reflect('state', this.state === 'idle' ? '' : this.state);
   }
 
+  /** `none` once read without a connection; no attribute while unknown. */
   #reflectStatus(): void {
-    const existing = this.existing;
-    this.#reflect('connection-status', existing === undefined ? '' : existing ? existing.status : 'none');
+    this.#reflect('connection-status', this.existing === null ? 'none' : this.existing?.status);
   }
 
   /** Fires an event whose detail names `provider` (the flow's, else the element's). */
@@ -716,10 +716,10 @@ export class ConnectProvider extends LitElement {
   }
 
   /** The status line: a missing input, else the disconnect's, the flow's, or the rest state's. */
-  #status(): { text: string; tone: string } {
-    if (this.inputProblem) return { text: this.inputProblem, tone: 'error' };
-    const [key, tone, ofFlow] = statusLine(this.flow?.state, this.disconnectStep, this.existing) ?? [];
-    return { text: key ? this.#text(key, ofFlow ? this.flow?.provider : undefined) : '', tone: tone ?? '' };
+  #status(): [text: string, tone: string] {
+    if (this.inputProblem) return [this.inputProblem, 'error'];
+    const [key, tone = '', ofFlow] = statusLine(this.flow?.state, this.disconnectStep, this.existing) ?? [];
+    return [key ? this.#text(key, ofFlow ? this.flow?.provider : undefined) : '', tone];
   }
 
   /**
@@ -855,7 +855,7 @@ export class ConnectProvider extends LitElement {
     const busy = this.#busy;
     // Texts tell of the flow: its provider while it runs.
     const provider = busy ? this.flow!.provider : this.provider;
-    const { text, tone } = this.#status();
+    const [text, tone] = this.#status();
     return html`${busy ? nothing : this.#fields().map((field) => this.#renderField(field))}${this.#renderButton(
       provider,
       busy,
