@@ -213,8 +213,11 @@ export class ConnectIntegrations extends LitElement {
     let fromRoute = true;
     try {
       // A failure that may pass is retried as every read is (the flows' own retry loop).
-      const session = new BackendSession(new Lifetime(), endpoint, headers);
-      const data = await session.retrying('GET', '/integrations', READ_RETRIES);
+      const data = await new BackendSession(new Lifetime(), endpoint, headers).retrying(
+        'GET',
+        '/integrations',
+        READ_RETRIES,
+      );
       entries = (Array.isArray(data) ? data : []).filter(
         (e): e is IntegrationEntry => !!e && typeof e === 'object' && typeof e.provider === 'string' && !!e.provider,
       );
@@ -265,10 +268,6 @@ export class ConnectIntegrations extends LitElement {
     this.query = (event.target as HTMLInputElement).value;
   }
 
-  #handleRetry(): void {
-    this.#read();
-  }
-
   /** A row; one the search does not match is hidden, never removed, so its flow and state go on. */
   #renderRow(entry: IntegrationEntry, query: string): TemplateResult {
     const icon = entry.media?.regular?.iconURL;
@@ -285,7 +284,7 @@ export class ConnectIntegrations extends LitElement {
     const { entries } = this;
     if (this.failed)
       return html`<p role="status">${this.#text('loadFailed')}</p>
-        <button part="retry" type="button" @click=${this.#handleRetry}>${this.#text('retry')}</button>`;
+        <button part="retry" type="button" @click=${() => this.#read()}>${this.#text('retry')}</button>`;
     // While reading: placeholder rows of the final height, so nothing jumps when the rows come.
     if (!entries)
       return html`<ul class="loading" aria-busy="true">
