@@ -63,8 +63,10 @@ export async function callBackend(
   const { status, ok } = response;
   const date = Date.parse(response.headers.get('date')!);
   const type = response.headers.get('content-type') ?? '';
+  /** A 5xx or a 429: a failure that may pass. */
+  const mayPass = status >= 500 || status === 429;
   // A proxy's HTML error page with a 5xx or 429 is a failure that may pass like any other, not a missing route.
-  if (status < 500 && status !== 429 && (/html/.test(type) || (status === 404 && !/json/.test(type)))) {
+  if (!mayPass && (/html/.test(type) || (status === 404 && !/json/.test(type)))) {
     throw new BackendError(
       'http_error',
       `${method} ${url} answered ${status} ${type}, not a connect backend`,
@@ -87,7 +89,7 @@ export async function callBackend(
   throw new BackendError(
     'http_error',
     problem.detail || problem.title || `the server answered ${status}`,
-    problem.retryable ?? (status >= 500 || status === 429),
+    problem.retryable ?? mayPass,
     problem,
     parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter),
   );
