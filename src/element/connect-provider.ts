@@ -295,11 +295,11 @@ export class ConnectProvider extends LitElement {
    */
   #read(): Promise<unknown> {
     const { endpoint, provider, connectionId } = this;
-    const id = ++this.#readId;
-    this.existing = undefined;
+    // Unknown until this read answers (an answer to an earlier one is dropped).
+    this.#showExisting(undefined);
+    const id = this.#readId;
     this.#flowConnection = undefined;
     this.#readFailed = false;
-    this.#reflectStatus();
     if (!endpoint || (!provider && !connectionId)) return Promise.resolve();
     const headers = { ...this.requestHeaders };
     this.reading = true;
@@ -334,7 +334,7 @@ export class ConnectProvider extends LitElement {
   }
 
   /** The rest state follows a change newer than any read in flight: that read's answer is dropped. */
-  #showExisting(connection: Connection | null): void {
+  #showExisting(connection: Connection | null | undefined): void {
     this.#readId++;
     this.existing = connection;
     this.#reflectStatus();
