@@ -180,7 +180,7 @@ export class ConnectIntegrations extends LitElement {
     if (changed.has('endpoint') || changed.has('providers')) this.#read();
     if (!this.entries) return;
     const rows = new Map<string, ConnectProvider>();
-    for (const { provider } of this.entries ?? []) {
+    for (const { provider } of this.entries) {
       const row = this.#rows.get(provider) ?? document.createElement('connect-provider');
       // The row carries the list's settings.
       Object.assign(row, {
