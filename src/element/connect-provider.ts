@@ -312,7 +312,7 @@ export class ConnectProvider extends LitElement {
           this.#readFailed ||= info === undefined;
         }),
     ];
-    this.info = provider ? undefined : this.info;
+    if (provider) this.info = undefined;
     return new Promise((answered) => {
       setTimeout(answered, NEUTRAL_FOR);
       void Promise.all(reads).then(answered);
