@@ -66,8 +66,8 @@ export function signInOf(info: BrowserProvider | null | undefined): SignIn {
   const form = FORMS[type === 'oauth2' ? `oauth2:${info!.oauth2Opts?.grantType}` : String(type)];
   if (!form) return { way: 'popup' };
   const [kind, ...names] = form;
-  const docsURL = (type === 'oauth2' ? info!.oauth2Opts : type === 'basic' ? info!.basicOpts : info!.apiKeyOpts)
-    ?.docsURL;
+  // The scheme's options are named after it: oauth2Opts, basicOpts, apiKeyOpts.
+  const docsURL = info![`${type as 'oauth2' | 'basic' | 'apiKey'}Opts`]?.docsURL;
   // basic with apiKeyAsBasic: one API key, carried as the username or the password (the other left empty).
   const asBasic = type === 'basic' && info!.basicOpts?.apiKeyAsBasic;
   const fieldUsed = info?.basicOpts?.apiKeyAsBasicOpts?.fieldUsed === 'password' ? 'password' : 'username';
