@@ -272,7 +272,7 @@ export class ConnectIntegrations extends LitElement {
   #renderRow(entry: IntegrationEntry, query: string): TemplateResult {
     const icon = entry.media?.regular?.iconURL;
     const description = this.descriptions?.[entry.provider];
-    return html`<li part="row" ?hidden=${!!query && !displayNameOf(entry).toLowerCase().includes(query)}>
+    return html`<li part="row" ?hidden=${!displayNameOf(entry).toLowerCase().includes(query)}>
       <span class="name"
         >${isAllowedUrl(icon) ? html`<img alt="" src=${icon} />` : nothing}<strong>${displayNameOf(entry)}</strong
         >${description ? html`<small>${description}</small>` : nothing}</span
