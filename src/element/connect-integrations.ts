@@ -288,7 +288,9 @@ export class ConnectIntegrations extends LitElement {
     // While reading: placeholder rows of the final height, so nothing jumps when the rows come.
     if (!entries)
       return html`<ul class="loading" aria-busy="true">
-        ${[0, 1, 2].map(() => html`<li part="row"></li>`)}
+        <li part="row"></li>
+        <li part="row"></li>
+        <li part="row"></li>
       </ul>`;
     if (!entries.length) return html`<p role="status">${this.#text('empty')}</p>`;
     const search = entries.length >= SEARCH_FROM;
