@@ -264,10 +264,6 @@ export class ConnectIntegrations extends LitElement {
       .replaceAll('{total}', String(total));
   }
 
-  #handleSearch(event: Event): void {
-    this.query = (event.target as HTMLInputElement).value;
-  }
-
   /** A row; one the search does not match is hidden, never removed, so its flow and state go on. */
   #renderRow(entry: IntegrationEntry, query: string): TemplateResult {
     const icon = entry.media?.regular?.iconURL;
@@ -305,7 +301,7 @@ export class ConnectIntegrations extends LitElement {
               aria-label=${this.#text('search')}
               placeholder=${this.#text('search')}
               .value=${this.query}
-              @input=${this.#handleSearch}
+              @input=${(event: Event) => (this.query = (event.target as HTMLInputElement).value)}
             /><span class="visually-hidden" role="status">${
               query ? this.#text('matches', shown, entries.length) : ''
             }</span>`
