@@ -15,7 +15,7 @@ export interface PopupSize {
 
 export class Popup {
   readonly name = `connect-provider-${++popups}-${Math.random().toString(36).slice(2)}`;
-  #window: Window | null = null;
+  #window?: Window | null;
   #lifetime: Lifetime;
   #size: PopupSize;
 
