@@ -22,7 +22,7 @@ export class Poller {
   #poll: () => Promise<void>;
   /** Clears the poll that waits, if one does. */
   #clearWaiting?: () => void;
-  #inFlight = false;
+  #inFlight?: boolean;
   #quickLeft = 0;
 
   constructor(lifetime: Lifetime, interval: number, poll: () => Promise<void>) {
