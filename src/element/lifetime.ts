@@ -1,6 +1,7 @@
 // Internal: everything a flow holds (timers, requests, listeners), registered
 // as it is taken and released at once when the flow ends, whatever ends it.
-// After the end, no timer it set runs and no listener it added hears.
+// After the end, no timer it set runs and no listener it added hears. An
+// element holds its page listeners in one too, ended when it leaves the page.
 
 export class Lifetime {
   /** What is held, each by what releases it at the end: a timer's clearing, a request's abort, a listener's removal. */
