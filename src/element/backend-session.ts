@@ -4,7 +4,7 @@
 // offline none is spent (it waits for `online`); the backend's clock at its
 // first answer is kept as the fallback baseline of "changed since the flow
 // began" (connection-match.ts).
-import { BackendError, callBackend, retryDelay, type RetryPolicy } from './backend.js';
+import { BackendError, baseOf, callBackend, retryDelay, type RetryPolicy } from './backend.js';
 import type { Lifetime } from './lifetime.js';
 
 const REQUEST_TIMEOUT = 15000;
@@ -40,22 +40,17 @@ export class BackendSession {
 
   /** One request; resolves with the answer's data, or throws a BackendError. */
   async request(method: string, path: string, body?: unknown): Promise<unknown> {
-    const controller = this.#lifetime.abortable();
-    const timer = this.#lifetime.setTimer(() => controller.abort(), REQUEST_TIMEOUT);
+    const controller = new AbortController();
+    const letGo = this.#lifetime.onEnd(() => controller.abort());
+    const clearTimer = this.#lifetime.setTimer(() => controller.abort(), REQUEST_TIMEOUT);
     try {
-      const { data, date } = await callBackend({
-        endpoint: this.#endpoint,
-        method,
-        path,
-        headers: this.#headers,
-        body,
-        signal: controller.signal,
-      });
+      const url = baseOf(this.#endpoint) + path;
+      const { data, date } = await callBackend(url, method, this.#headers, body, controller.signal);
       this.firstAnswerAt ??= date;
       return data;
     } finally {
-      this.#lifetime.clearTimer(timer);
-      this.#lifetime.letGo(controller);
+      clearTimer();
+      letGo();
     }
   }
 
@@ -65,8 +60,9 @@ export class BackendSession {
       try {
         return await this.request(method, path, body);
       } catch (error) {
-        // Offline, no retry is spent: the request goes again once the browser is back online.
-        if (!navigator.onLine && error instanceof BackendError && error.code === 'network_error') {
+        // Offline, no retry is spent: the request goes again once the browser is back online. (request() throws
+        // BackendErrors only.)
+        if (!navigator.onLine && (error as BackendError).code === 'network_error') {
           await new Promise((resolve) => addEventListener('online', resolve, { once: true }));
           if (this.#lifetime.ended) throw error;
           continue;

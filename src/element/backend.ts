@@ -22,16 +22,6 @@ export class BackendError extends Error {
   }
 }
 
-export interface BackendCall {
-  endpoint: string;
-  method: string;
-  /** After the endpoint, e.g. `/connections`. */
-  path: string;
-  headers: Record<string, string>;
-  body?: unknown;
-  signal?: AbortSignal;
-}
-
 /** The path of one connection. */
 export const connectionPath = (id: string): string => `/connections/${encodeURIComponent(id)}`;
 
@@ -44,20 +34,27 @@ export const toConnections = (items: unknown[]): Connection[] =>
 /** The endpoint as a base URL without trailing slashes. */
 export const baseOf = (endpoint: string): string => endpoint.replace(/\/+$/, '');
 
-/** One request; resolves with the parsed answer and the backend's clock (its Date header), or throws a BackendError. */
-export async function callBackend(call: BackendCall): Promise<{ data: unknown; date: number }> {
-  const { method, body } = call;
-  const url = baseOf(call.endpoint) + call.path;
+/**
+ * One request to `url` (the endpoint's, then a path such as `/connections`); resolves with the parsed answer and the
+ * backend's clock (its Date header), or throws a BackendError.
+ */
+export async function callBackend(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<{ data: unknown; date: number }> {
   let response: Response;
   let text: string;
   try {
     response = await fetch(url, {
       method,
-      headers: body ? { 'content-type': 'application/json', ...call.headers } : call.headers,
+      headers: body ? { 'content-type': 'application/json', ...headers } : headers,
       body: body ? JSON.stringify(body) : null,
       credentials: 'include',
       cache: 'no-store',
-      signal: call.signal,
+      signal,
     });
     text = await response.text();
   } catch {
@@ -66,8 +63,10 @@ export async function callBackend(call: BackendCall): Promise<{ data: unknown; d
   const { status, ok } = response;
   const date = Date.parse(response.headers.get('date')!);
   const type = response.headers.get('content-type') ?? '';
+  /** A 5xx or a 429: a failure that may pass. */
+  const mayPass = status >= 500 || status === 429;
   // A proxy's HTML error page with a 5xx or 429 is a failure that may pass like any other, not a missing route.
-  if (status < 500 && status !== 429 && (/html/.test(type) || (status === 404 && !/json/.test(type)))) {
+  if (!mayPass && (/html/.test(type) || (status === 404 && !/json/.test(type)))) {
     throw new BackendError(
       'http_error',
       `${method} ${url} answered ${status} ${type}, not a connect backend`,
@@ -90,7 +89,7 @@ export async function callBackend(call: BackendCall): Promise<{ data: unknown; d
   throw new BackendError(
     'http_error',
     problem.detail || problem.title || `the server answered ${status}`,
-    problem.retryable ?? (status >= 500 || status === 429),
+    problem.retryable ?? mayPass,
     problem,
     parseRetryAfter(response.headers.get('retry-after')) ?? parseRetryAfter(problem.retryAfter),
   );

@@ -180,7 +180,7 @@ export class ConnectIntegrations extends LitElement {
     if (changed.has('endpoint') || changed.has('providers')) this.#read();
     if (!this.entries) return;
     const rows = new Map<string, ConnectProvider>();
-    for (const { provider } of this.entries ?? []) {
+    for (const { provider } of this.entries) {
       const row = this.#rows.get(provider) ?? document.createElement('connect-provider');
       // The row carries the list's settings.
       Object.assign(row, {
@@ -213,8 +213,11 @@ export class ConnectIntegrations extends LitElement {
     let fromRoute = true;
     try {
       // A failure that may pass is retried as every read is (the flows' own retry loop).
-      const session = new BackendSession(new Lifetime(), endpoint, headers);
-      const data = await session.retrying('GET', '/integrations', READ_RETRIES);
+      const data = await new BackendSession(new Lifetime(), endpoint, headers).retrying(
+        'GET',
+        '/integrations',
+        READ_RETRIES,
+      );
       entries = (Array.isArray(data) ? data : []).filter(
         (e): e is IntegrationEntry => !!e && typeof e === 'object' && typeof e.provider === 'string' && !!e.provider,
       );
@@ -261,19 +264,11 @@ export class ConnectIntegrations extends LitElement {
       .replaceAll('{total}', String(total));
   }
 
-  #handleSearch(event: Event): void {
-    this.query = (event.target as HTMLInputElement).value;
-  }
-
-  #handleRetry(): void {
-    this.#read();
-  }
-
   /** A row; one the search does not match is hidden, never removed, so its flow and state go on. */
   #renderRow(entry: IntegrationEntry, query: string): TemplateResult {
     const icon = entry.media?.regular?.iconURL;
     const description = this.descriptions?.[entry.provider];
-    return html`<li part="row" ?hidden=${!!query && !displayNameOf(entry).toLowerCase().includes(query)}>
+    return html`<li part="row" ?hidden=${!displayNameOf(entry).toLowerCase().includes(query)}>
       <span class="name"
         >${isAllowedUrl(icon) ? html`<img alt="" src=${icon} />` : nothing}<strong>${displayNameOf(entry)}</strong
         >${description ? html`<small>${description}</small>` : nothing}</span
@@ -285,11 +280,13 @@ export class ConnectIntegrations extends LitElement {
     const { entries } = this;
     if (this.failed)
       return html`<p role="status">${this.#text('loadFailed')}</p>
-        <button part="retry" type="button" @click=${this.#handleRetry}>${this.#text('retry')}</button>`;
+        <button part="retry" type="button" @click=${() => this.#read()}>${this.#text('retry')}</button>`;
     // While reading: placeholder rows of the final height, so nothing jumps when the rows come.
     if (!entries)
       return html`<ul class="loading" aria-busy="true">
-        ${[0, 1, 2].map(() => html`<li part="row"></li>`)}
+        <li part="row"></li>
+        <li part="row"></li>
+        <li part="row"></li>
       </ul>`;
     if (!entries.length) return html`<p role="status">${this.#text('empty')}</p>`;
     const search = entries.length >= SEARCH_FROM;
@@ -304,7 +301,7 @@ export class ConnectIntegrations extends LitElement {
               aria-label=${this.#text('search')}
               placeholder=${this.#text('search')}
               .value=${this.query}
-              @input=${this.#handleSearch}
+              @input=${(event: Event) => (this.query = (event.target as HTMLInputElement).value)}
             /><span class="visually-hidden" role="status">${
               query ? this.#text('matches', shown, entries.length) : ''
             }</span>`

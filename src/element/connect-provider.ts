@@ -55,7 +55,8 @@ interface Field {
   name: string;
   label: string;
   prompt?: string;
-  docs?: string;
+  /** Where to find it: shown when https (or http on a loopback host). */
+  docsURL?: string;
   /** What the input holds: the user's value, else the provider's default. A credential's is never kept. */
   value?: string;
   workspace?: boolean;
@@ -194,22 +195,22 @@ export class ConnectProvider extends LitElement {
   /** A missing or malformed input the last click met, said in the status line until the next action. */
   private inputProblem = '';
   /** The name of the input that inputProblem is about. */
-  #problemField = '';
+  #problemField?: string;
   private disconnectStep: DisconnectStep = 'idle';
   /** The credential form of a connection's reconnect is open (a provider that signs in with credentials). */
   private reconnectForm = false;
   /** The backend refused DELETE (405): Disconnect is not offered again. */
-  #cannotDisconnect = false;
+  #cannotDisconnect?: boolean;
   /** The connection is being read, for less than NEUTRAL_FOR ms: the button is neutral and busy. */
   private reading = false;
   /** The last read at rest failed though that may pass: read again on `online`, when shown, and on a click. */
-  #readFailed = false;
+  #readFailed?: boolean;
   /** The last connection a flow read (it may be newer than `existing`). */
   #flowConnection?: Connection;
   #warned = new Set<string>();
-  #hiddenAt = 0;
-  #unsubscribe?: () => void;
-  #stopLocale?: () => void;
+  #hiddenAt?: number;
+  /** What the element listens to while it is in the page (connection changes, languages, visibility, `online`). */
+  #connected?: Lifetime;
   /** The registered pack for the element's language (section 2, "Languages and direction"), found at each update. */
   #pack?: Partial<LocaleStrings>;
   /** Counts reads at rest: an answer to any but the latest is dropped. */
@@ -248,18 +249,16 @@ export class ConnectProvider extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#unsubscribe = onConnectionChange((key, change) => this.#onConnectionChange(key, change));
-    this.#stopLocale = onLocaleChange(() => this.requestUpdate());
-    document.addEventListener('visibilitychange', this.#onVisibility);
-    addEventListener('online', this.#readIfFailed);
+    const connected = (this.#connected = new Lifetime());
+    connected.onEnd(onConnectionChange((key, change) => this.#onConnectionChange(key, change)));
+    connected.onEnd(onLocaleChange(() => this.requestUpdate()));
+    connected.listen(document, 'visibilitychange', () => this.#onVisibility());
+    connected.listen(window, 'online', () => this.#readIfFailed());
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#unsubscribe?.();
-    this.#stopLocale?.();
-    document.removeEventListener('visibilitychange', this.#onVisibility);
-    removeEventListener('online', this.#readIfFailed);
+    this.#connected?.end();
     // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
     const flow = this.flow;
     setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
@@ -281,16 +280,16 @@ export class ConnectProvider extends LitElement {
     this.#focusedBefore = undefined;
   }
 
-  #onVisibility = (): void => {
+  #onVisibility(): void {
     if (document.hidden) this.#hiddenAt = Date.now();
     else if (this.#hiddenAt && Date.now() - this.#hiddenAt >= STALE_AFTER_HIDDEN) this.#read();
     else this.#readIfFailed();
-  };
+  }
 
   /** A read that failed though it may pass is read again (on `online`, when the page is shown). */
-  #readIfFailed = (): void => {
+  #readIfFailed(): void {
     if (this.#readFailed && !this.#busy) this.#read();
-  };
+  }
 
   /**
    * Reads the caller's connection and the provider's info at rest; resolves once both answered, or after NEUTRAL_FOR
@@ -298,11 +297,11 @@ export class ConnectProvider extends LitElement {
    */
   #read(): Promise<unknown> {
     const { endpoint, provider, connectionId } = this;
-    const id = ++this.#readId;
-    this.existing = undefined;
+    // Unknown until this read answers (an answer to an earlier one is dropped).
+    this.#showExisting(undefined);
+    const id = this.#readId;
     this.#flowConnection = undefined;
     this.#readFailed = false;
-    this.#reflectStatus();
     if (!endpoint || (!provider && !connectionId)) return Promise.resolve();
     const headers = { ...this.requestHeaders };
     this.reading = true;
@@ -315,7 +314,7 @@ export class ConnectProvider extends LitElement {
           this.#readFailed ||= info === undefined;
         }),
     ];
-    this.info = provider ? undefined : this.info;
+    if (provider) this.info = undefined;
     return new Promise((answered) => {
       setTimeout(answered, NEUTRAL_FOR);
       void Promise.all(reads).then(answered);
@@ -337,7 +336,7 @@ export class ConnectProvider extends LitElement {
   }
 
   /** The rest state follows a change newer than any read in flight: that read's answer is dropped. */
-  #showExisting(connection: Connection | null): void {
+  #showExisting(connection: Connection | null | undefined): void {
     this.#readId++;
     this.existing = connection;
     this.#reflectStatus();
@@ -369,9 +368,9 @@ export class ConnectProvider extends LitElement {
     this.#reflect('state', this.state === 'idle' ? '' : this.state);
   }
 
+  /** `none` once read without a connection; no attribute while unknown. */
   #reflectStatus(): void {
-    const existing = this.existing;
-    this.#reflect('connection-status', existing === undefined ? '' : existing ? existing.status : 'none');
+    this.#reflect('connection-status', this.existing === null ? 'none' : this.existing?.status);
   }
 
   /** Fires an event whose detail names `provider` (the flow's, else the element's). */
@@ -379,7 +378,7 @@ export class ConnectProvider extends LitElement {
     type: K,
     fields: DetailWithoutProvider<K>,
     provider = this.provider,
-    cancelable = false,
+    cancelable?: boolean,
   ): boolean {
     const detail = { ...fields, provider } as ConnectEventDetails[K];
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
@@ -439,10 +438,9 @@ export class ConnectProvider extends LitElement {
     if (!info || info.name !== this.provider) return [];
     const signIn = this.#signIn;
     const credentials = (signIn.way === 'form' ? signIn.inputs : []).map(
-      ({ label, docsURL, ...input }: CredentialInput): Field => ({
+      ({ label, ...input }: CredentialInput): Field => ({
         ...input,
         label: 'text' in label ? label.text : this.#text(label.builtIn),
-        docs: isAllowedUrl(docsURL) ? docsURL : undefined,
         credential: true,
       }),
     );
@@ -461,7 +459,7 @@ export class ConnectProvider extends LitElement {
         name,
         label: displayName || name,
         prompt,
-        docs: isAllowedUrl(docsURL) ? docsURL : undefined,
+        docsURL,
         value: this.values[name] ?? defaultValue ?? '',
       });
     }
@@ -477,14 +475,6 @@ export class ConnectProvider extends LitElement {
     // What a failed read left unknown is read first; else the popup opens inside this click.
     if (this.#readFailed) void this.#read().then(start);
     else void start();
-  }
-
-  #handleOpenPopup(): void {
-    this.flow?.openBlocked();
-  }
-
-  #handleStopWaiting(): void {
-    this.flow?.stopWaiting();
   }
 
   #handleDisconnect(): void {
@@ -705,17 +695,17 @@ export class ConnectProvider extends LitElement {
         READ_RETRIES,
       );
     } catch (error) {
-      const failure = error instanceof BackendError ? error : undefined;
-      const status = failure?.problem?.status;
+      // retrying() throws BackendErrors only.
+      const { code, message, problem } = error as BackendError;
       // A 404: the connection is gone already, which is what the user asked for.
-      if (status !== 404) {
+      if (problem?.status !== 404) {
         this.disconnectStep = 'failed';
-        if (status === 405) {
+        if (problem?.status === 405) {
           // The backend does not serve DELETE: the control goes, and the developer hears why once.
           this.#cannotDisconnect = true;
           this.#warn('the backend refused DELETE (405): createConnectHandler needs allowDisconnect: true');
         }
-        throw new ConnectError(failure?.code ?? 'network_error', failure?.message ?? String(error), failure?.problem);
+        throw new ConnectError(code, message, problem);
       }
     }
     this.disconnectStep = 'done';
@@ -728,10 +718,10 @@ export class ConnectProvider extends LitElement {
   }
 
   /** The status line: a missing input, else the disconnect's, the flow's, or the rest state's. */
-  #status(): { text: string; tone: string } {
-    if (this.inputProblem) return { text: this.inputProblem, tone: 'error' };
-    const [key, tone, ofFlow] = statusLine(this.flow?.state, this.disconnectStep, this.existing) ?? [];
-    return { text: key ? this.#text(key, ofFlow ? this.flow?.provider : undefined) : '', tone: tone ?? '' };
+  #status(): [text: string, tone: string] {
+    if (this.inputProblem) return [this.inputProblem, 'error'];
+    const [key, tone = '', ofFlow] = statusLine(this.flow?.state, this.disconnectStep, this.existing) ?? [];
+    return [key ? this.#text(key, ofFlow ? this.flow?.provider : undefined) : '', tone];
   }
 
   /**
@@ -776,8 +766,8 @@ export class ConnectProvider extends LitElement {
       <label><span>${field.label}</span>${control}</label
       ><span id=${hint}
         >${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
-          field.docs
-            ? html`<a part="link" href=${field.docs} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
+          isAllowedUrl(field.docsURL)
+            ? html`<a part="link" href=${field.docsURL} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
             : nothing
         }</span
       >
@@ -830,8 +820,8 @@ export class ConnectProvider extends LitElement {
       part="button"
       type="button"
       ?disabled=${this.disabled && !busy}
-      aria-disabled=${String(busy || this.disabled) as 'true' | 'false'}
-      aria-busy=${String(busy) as 'true' | 'false'}
+      aria-disabled=${busy || this.disabled}
+      aria-busy=${busy}
       @click=${this.#handleClick}
     >${this.#renderIcon(provider)}<slot>${label}</slot></button
     >`;
@@ -841,9 +831,9 @@ export class ConnectProvider extends LitElement {
   #renderWaitControl(provider: string): TemplateResult | typeof nothing {
     const name = this.flow?.state.name;
     if (name === 'blocked')
-      return this.#renderControl('fallback', this.#text('openPopup', provider), this.#handleOpenPopup);
+      return this.#renderControl('fallback', this.#text('openPopup', provider), () => this.flow?.openBlocked());
     if (name === 'severed')
-      return this.#renderControl('stop', this.#text('stopWaiting', provider), this.#handleStopWaiting);
+      return this.#renderControl('stop', this.#text('stopWaiting', provider), () => this.flow?.stopWaiting());
     return nothing;
   }
 
@@ -867,7 +857,7 @@ export class ConnectProvider extends LitElement {
     const busy = this.#busy;
     // Texts tell of the flow: its provider while it runs.
     const provider = busy ? this.flow!.provider : this.provider;
-    const { text, tone } = this.#status();
+    const [text, tone] = this.#status();
     return html`${busy ? nothing : this.#fields().map((field) => this.#renderField(field))}${this.#renderButton(
       provider,
       busy,

@@ -333,7 +333,7 @@ export class Flow {
   /** The flow's connection is known: verify it, polling quickly at first. */
   #found(id: string, connection?: Connection): void {
     const { name } = this.#state;
-    if (name !== 'authorizing' && name !== 'severed' && name !== 'submitting') return;
+    if (!accepts(name, 'found')) return;
     this.#connectionId = id;
     this.#poller.startQuick();
     this.#enter({ name: transition(name, 'found') }, 'connect-connection', { connectionId: id });
@@ -422,8 +422,9 @@ export class Flow {
     else this.#poller.pollAgain();
   }
 
-  #failWith(error: unknown): void {
-    if (!(error instanceof BackendError)) return this.fail('network_error', String(error));
+  /** A request failed for good (the session throws BackendErrors only). */
+  #failWith(failure: unknown): void {
+    const error = failure as BackendError;
     if (error.notBackend) this.#host.warn(error.message);
     if (error.code === 'network_error' && navigator.onLine)
       this.#host.warn(

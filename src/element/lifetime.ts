@@ -1,11 +1,11 @@
 // Internal: everything a flow holds (timers, requests, listeners), registered
 // as it is taken and released at once when the flow ends, whatever ends it.
-// After the end, no timer it set runs and no listener it added hears.
+// After the end, no timer it set runs and no listener it added hears. An
+// element holds its page listeners in one too, ended when it leaves the page.
 
 export class Lifetime {
-  #timers = new Set<ReturnType<typeof setTimeout>>();
-  #controllers = new Set<AbortController>();
-  #cleanups: Array<() => void> = [];
+  /** What is held, each by what releases it at the end: a timer's clearing, a request's abort, a listener's removal. */
+  #held = new Set<() => void>();
   #ended = false;
 
   get ended(): boolean {
@@ -14,23 +14,26 @@ export class Lifetime {
 
   /** How many timers, requests and listeners are held (0 once ended). */
   get held(): number {
-    return this.#timers.size + this.#controllers.size + this.#cleanups.length;
+    return this.#held.size;
   }
 
-  /** Runs `fn` after `ms`, unless the lifetime ended first. */
-  setTimer(fn: () => void, ms: number): ReturnType<typeof setTimeout> {
+  /** Runs `release` at the end; returns the way to let go of it sooner (then it never runs). */
+  onEnd(release: () => void): () => void {
+    this.#held.add(release);
+    return () => this.#held.delete(release);
+  }
+
+  /** Runs `fn` after `ms`, unless the lifetime ended first; returns the way to clear it. */
+  setTimer(fn: () => void, ms: number): () => void {
     const timer = setTimeout(() => {
-      this.#timers.delete(timer);
+      letGo();
       if (!this.#ended) fn();
     }, ms);
-    this.#timers.add(timer);
-    return timer;
-  }
-
-  clearTimer(timer: ReturnType<typeof setTimeout> | undefined): void {
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    this.#timers.delete(timer);
+    const letGo = this.onEnd(() => clearTimeout(timer));
+    return () => {
+      clearTimeout(timer);
+      letGo();
+    };
   }
 
   /** A listener held until the end. */
@@ -39,29 +42,10 @@ export class Lifetime {
     this.onEnd(() => target.removeEventListener(type, listener));
   }
 
-  onEnd(cleanup: () => void): void {
-    this.#cleanups.push(cleanup);
-  }
-
-  /** An AbortController aborted at the end, unless let go of first. */
-  abortable(): AbortController {
-    const controller = new AbortController();
-    this.#controllers.add(controller);
-    return controller;
-  }
-
-  letGo(controller: AbortController): void {
-    this.#controllers.delete(controller);
-  }
-
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    for (const timer of this.#timers) clearTimeout(timer);
-    for (const controller of this.#controllers) controller.abort();
-    for (const cleanup of this.#cleanups) cleanup();
-    this.#timers.clear();
-    this.#controllers.clear();
-    this.#cleanups = [];
+    for (const release of this.#held) release();
+    this.#held.clear();
   }
 }

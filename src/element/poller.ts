@@ -20,8 +20,9 @@ export class Poller {
   #lifetime: Lifetime;
   #interval: number;
   #poll: () => Promise<void>;
-  #timer?: ReturnType<typeof setTimeout>;
-  #inFlight = false;
+  /** Clears the poll that waits, if one does. */
+  #clearWaiting?: () => void;
+  #inFlight?: boolean;
   #quickLeft = 0;
 
   constructor(lifetime: Lifetime, interval: number, poll: () => Promise<void>) {
@@ -51,18 +52,17 @@ export class Poller {
 
   /** The page shows again: a poll that waits runs now. */
   pageShown(): void {
-    if (this.#timer !== undefined) this.pollNow();
+    if (this.#clearWaiting) this.pollNow();
   }
 
   #schedule(ms: number): void {
     if (this.#lifetime.ended) return;
-    this.#lifetime.clearTimer(this.#timer);
-    const timer = this.#lifetime.setTimer(() => {
-      this.#timer = undefined;
+    this.#clearWaiting?.();
+    this.#clearWaiting = this.#lifetime.setTimer(() => {
+      this.#clearWaiting = undefined;
       if (this.#inFlight) return this.#schedule(BUSY_RETRY);
       this.#inFlight = true;
       void this.#poll().finally(() => (this.#inFlight = false));
     }, ms);
-    this.#timer = timer;
   }
 }

@@ -15,7 +15,7 @@ export interface PopupSize {
 
 export class Popup {
   readonly name = `connect-provider-${++popups}-${Math.random().toString(36).slice(2)}`;
-  #window: Window | null = null;
+  #window?: Window | null;
   #lifetime: Lifetime;
   #size: PopupSize;
 
@@ -50,8 +50,8 @@ export class Popup {
   }
 
   /** Opens a blank window that says `text` while the backend answers (as text, never HTML). */
-  openBlank(text: string): boolean {
-    if (!this.open('about:blank')) return false;
+  openBlank(text: string): void {
+    if (!this.open('about:blank')) return;
     try {
       const doc = this.#window!.document;
       doc.title = text;
@@ -60,7 +60,6 @@ export class Popup {
     } catch {
       // not same-origin any more: nothing to write
     }
-    return true;
   }
 
   /** Whether there is a window and it reads closed (a severed one reads closed too). A blocked popup is none. */

@@ -66,11 +66,11 @@ export function signInOf(info: BrowserProvider | null | undefined): SignIn {
   const form = FORMS[type === 'oauth2' ? `oauth2:${info!.oauth2Opts?.grantType}` : String(type)];
   if (!form) return { way: 'popup' };
   const [kind, ...names] = form;
-  const docsURL = (type === 'oauth2' ? info!.oauth2Opts : type === 'basic' ? info!.basicOpts : info!.apiKeyOpts)
-    ?.docsURL;
+  // The scheme's options are named after it: oauth2Opts, basicOpts, apiKeyOpts.
+  const docsURL = info![`${type as 'oauth2' | 'basic' | 'apiKey'}Opts`]?.docsURL;
   // basic with apiKeyAsBasic: one API key, carried as the username or the password (the other left empty).
   const asBasic = type === 'basic' && info!.basicOpts?.apiKeyAsBasic;
-  const fieldUsed = info?.basicOpts?.apiKeyAsBasicOpts?.fieldUsed === 'password' ? 'password' : 'username';
+  const fieldUsed = info!.basicOpts?.apiKeyAsBasicOpts?.fieldUsed === 'password' ? 'password' : 'username';
   return {
     way: 'form',
     kind,
@@ -88,9 +88,8 @@ export function signInOf(info: BrowserProvider | null | undefined): SignIn {
 export function credentialOf(signIn: SignIn, values: Record<string, string>): Partial<Record<CredentialKind, unknown>> {
   if (signIn.way !== 'form' || !signIn.kind) return {};
   if (signIn.kind === 'apiKey') return { apiKey: values.apiKey ?? '' };
-  const fields: Record<string, string> = {};
   // basic with an API key: the other of username and password is an empty string.
-  if (signIn.kind === 'basicAuth') Object.assign(fields, { username: '', password: '' });
+  const fields: Record<string, string> = signIn.kind === 'basicAuth' ? { username: '', password: '' } : {};
   for (const input of signIn.inputs) fields[input.name] = values[input.name] ?? '';
   return { [signIn.kind]: fields };
 }
