@@ -815,11 +815,13 @@ export class ConnectProvider extends LitElement {
       (neutral && this.existing === undefined ? '' : this.#text(reconnect ? 'reconnect' : 'connect', provider)) ||
       this.#displayName(provider) ||
       'Connect';
+    // A flow's button is never `disabled` (the focus would be lost); a neutral one is, when the host says so.
+    const disabled = this.disabled && !busy;
     busy ||= neutral;
     return html`<button
       part="button"
       type="button"
-      ?disabled=${this.disabled && !busy}
+      ?disabled=${disabled}
       aria-disabled=${busy || this.disabled}
       aria-busy=${busy}
       @click=${this.#handleClick}

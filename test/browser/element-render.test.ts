@@ -2,16 +2,28 @@
 // line in plain words (as text, never HTML), colours that follow the page's
 // colour scheme with AA contrast, texts of the running flow's provider, and
 // events that bubble out of shadow roots.
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
-import { button, ended, userClick, waitEvent, watch, freshSessionEachTest, type CapturedPopups } from './helpers.js';
+import {
+  button,
+  ended,
+  ready,
+  userClick,
+  waitEvent,
+  watch,
+  freshSessionEachTest,
+  type CapturedPopups,
+} from './helpers.js';
 
+/** The element, once its connection is read (its label is final: no neutral "Salesforce" while reading). */
 async function make(
   template = html`<connect-provider endpoint="/api/connect" provider="salesforce"></connect-provider>`,
 ) {
-  return (await fixture(template)) as ConnectProvider;
+  const el = (await fixture(template)) as ConnectProvider;
+  if (el.endpoint) await ready(el);
+  return el;
 }
 
 const status = (el: ConnectProvider) => el.shadowRoot!.querySelector<HTMLElement>('[part=status]')!;
@@ -53,7 +65,7 @@ describe('<connect-provider> rendering', () => {
     const el = await make(
       html`<connect-provider endpoint="/api/connect" provider="hubspot" connection-id="c1"></connect-provider>`,
     );
-    expect(button(el).textContent!.trim()).to.equal('Reconnect Hubspot');
+    expect(button(el).textContent!.trim()).to.equal('Reconnect HubSpot');
     el.strings = { reconnect: 'Erneut verbinden' };
     await el.updateComplete;
     expect(button(el).textContent!.trim()).to.equal('Erneut verbinden');
@@ -184,7 +196,8 @@ describe('<connect-provider> rendering', () => {
     el.cancel();
     await ended(w);
     await el.updateComplete;
-    expect(button(el).textContent, 'after the flow: the new provider, by its displayName').to.equal('Connect HubSpot');
+    // After the flow: the new provider, by its displayName once its info is read.
+    await waitUntil(() => button(el).textContent === 'Connect HubSpot', `label: ${button(el).textContent}`);
   });
 
   it('should fire events that bubble and cross shadow roots', async () => {

@@ -7,6 +7,7 @@ import type { ConnectProvider } from '../../src/index.js';
 import {
   button,
   ended,
+  ready,
   freshSessionEachTest,
   userClick,
   waitEvent,
@@ -22,6 +23,8 @@ async function make(
 ) {
   const el = (await fixture(template)) as ConnectProvider;
   await el.updateComplete;
+  // Its label is final once its connection is read (no neutral "Salesforce" while reading).
+  if (el.endpoint) await ready(el);
   return el;
 }
 
