@@ -96,6 +96,9 @@ export class ConnectIntegrations extends LitElement {
     [part='search'] {
       margin-bottom: 0.5em;
       padding: 0.25em 0.5em;
+      width: 100%;
+      max-width: 24em;
+      box-sizing: border-box;
     }
     .loading {
       opacity: 0.4;

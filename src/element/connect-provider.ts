@@ -726,7 +726,8 @@ export class ConnectProvider extends LitElement {
 
   /**
    * An input, labelled by its label alone, described by the provider's prompt and docs link (and, when it is what
-   * stopped the click, by the status line that says why). A credential's value is never bound.
+   * stopped the click, by the status line that says why). A credential's value is never bound. The prompt is the
+   * platform's text, in its own direction (`dir="auto"`: an English hint keeps its punctuation on an Arabic page).
    */
   #renderField(field: Field): TemplateResult {
     const { name, options } = field;
@@ -765,7 +766,7 @@ export class ConnectProvider extends LitElement {
     return html`<div class="field">
       <label><span>${field.label}</span>${control}</label
       ><span id=${hint}
-        >${field.prompt ? html`<small>${field.prompt}</small>` : nothing}${
+        >${field.prompt ? html`<small dir="auto">${field.prompt}</small>` : nothing}${
           isAllowedUrl(field.docsURL)
             ? html`<a part="link" href=${field.docsURL} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
             : nothing
