@@ -11,6 +11,7 @@ import type { ConnectIntegrations, ConnectProvider } from '../../src/integration
 import {
   button,
   freshSessionEachTest,
+  placeElement,
   seedConnection,
   serverLog,
   setFault,
@@ -44,10 +45,7 @@ function contrast(a: string, b: string): number {
 
 async function connected(group: string, attributes = 'disconnectable', endpoint = '/api/connect') {
   await seedConnection(group, 'slack', 'allow');
-  const box = (await fixture(
-    html`<div .innerHTML=${`<connect-provider endpoint="${endpoint}" provider="slack" ${attributes}></connect-provider>`}></div>`,
-  )) as HTMLElement;
-  const el = box.querySelector('connect-provider')!;
+  const el = await placeElement(endpoint, 'slack', attributes);
   await waitUntil(() => el.getAttribute('connection-status') === 'working', 'not read');
   await el.updateComplete;
   return el;
@@ -230,12 +228,7 @@ describe("<connect-provider> names a developer's mistake where they look", () =>
     const detail =
       'the connect backend is misconfigured: its authorize() returned neither a user nor null (the server log says what it returned)';
     await setFault(tag, { match: '^POST ', status: 500, count: 10, retryable: false, detail });
-    const box = (await fixture(
-      html`<div
-        .innerHTML=${`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="slack"></connect-provider>`}
-      ></div>`,
-    )) as HTMLElement;
-    const el = box.querySelector('connect-provider')!;
+    const el = await placeElement(`/observe/${tag}/real/api/connect`, 'slack');
     const w = watch(el);
     const seen = await warnings(async () => {
       await userClick(el);
@@ -253,12 +246,7 @@ describe("<connect-provider> names a developer's mistake where they look", () =>
     const tag = uniqueTag();
     // As a dev server's own CORS answers a cross-origin preflight: the POST never reaches the handler.
     await setFault(tag, { match: '^POST ', drop: true, count: 100 });
-    const box = (await fixture(
-      html`<div
-        .innerHTML=${`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="slack"></connect-provider>`}
-      ></div>`,
-    )) as HTMLElement;
-    const el = box.querySelector('connect-provider')!;
+    const el = await placeElement(`/observe/${tag}/real/api/connect`, 'slack');
     const w = watch(el);
     const seen = await warnings(async () => {
       await userClick(el);

@@ -13,6 +13,7 @@ import {
   ended,
   freshSessionEachTest,
   goOffline,
+  placeElement,
   held,
   seedConnection,
   serverLog,
@@ -32,16 +33,8 @@ const ONE_CONNECTION = '^GET /api/connect/connections/[^/?]+$';
 const LIST = '^GET /api/connect/connections$';
 const OAUTH_CONNECT = '^POST /api/connect/oauth-connect$';
 
-async function make(tag: string, provider = 'slack', attributes = ''): Promise<ConnectProvider> {
-  const box = (await fixture(
-    html`<div
-      .innerHTML=${`<connect-provider endpoint="/observe/${tag}/real/api/connect" provider="${provider}" ${attributes}></connect-provider>`}
-    ></div>`,
-  )) as HTMLElement;
-  const el = box.querySelector('connect-provider')!;
-  await el.updateComplete;
-  return el;
-}
+const make = (tag: string, provider = 'slack', attributes = ''): Promise<ConnectProvider> =>
+  placeElement(`/observe/${tag}/real/api/connect`, provider, attributes);
 
 const label = (el: ConnectProvider) => button(el).textContent!.trim();
 
@@ -158,13 +151,7 @@ describe('<connect-provider> failures that pass', () => {
     it('should keep the button neutral and busy until the connection is read, and let no click start a flow', async () => {
       const tag = uniqueTag();
       await seedConnection(group, 'slack', 'allow');
-      const box = (await fixture(
-        html`<div
-          .innerHTML=${`<connect-provider endpoint="/observe/${tag}/stale-list/api/connect" provider="slack"></connect-provider>`}
-        ></div>`,
-      )) as HTMLElement;
-      const el = box.querySelector('connect-provider')!;
-      await el.updateComplete;
+      const el = await placeElement(`/observe/${tag}/stale-list/api/connect`, 'slack');
       await waitUntil(() => label(el) === 'Slack', `label: ${label(el)}`);
       expect(button(el).getAttribute('aria-busy')).to.equal('true');
       const w = watch(el);

@@ -1,6 +1,6 @@
 // Helpers for the element's browser tests: a signed-in user of a fresh group,
 // a watch on the element's events and states, and a hand on the real popup.
-import { waitUntil } from '@open-wc/testing';
+import { fixture, html, waitUntil } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import type { ConnectProvider } from '../../src/index.js';
 import { resetPageReads } from '../../src/element/page-reads.js';
@@ -193,6 +193,18 @@ export async function serverLog(tag: string): Promise<
 /** A flow's own requests: without the reads at rest (the provider, and the list without `provider`) every element makes. */
 export function flowRequests<T extends { method: string; path: string }>(log: T[]): T[] {
   return log.filter((r) => !(r.method === 'GET' && /\/providers\/|\/connections$/.test(r.path)));
+}
+
+/**
+ * A `<connect-provider>` on the page with its attributes written as markup (`attributes` as in HTML), once its first
+ * update is done.
+ */
+export async function placeElement(endpoint: string, provider: string, attributes = ''): Promise<ConnectProvider> {
+  const markup = `<connect-provider endpoint="${endpoint}" provider="${provider}" ${attributes}></connect-provider>`;
+  const box = (await fixture(html`<div .innerHTML=${markup}></div>`)) as HTMLElement;
+  const el = box.querySelector('connect-provider')!;
+  await el.updateComplete;
+  return el;
 }
 
 /** Makes the observed front of `tag` answer matching requests with a fault (see /__test__/fault in middleware.ts). */
