@@ -143,7 +143,12 @@ function openConsent(group: string) {
 }
 
 const faultRandom = new Map<string, () => number>();
-const pendingPolls: number[] = [];
+/**
+ * The times of the requests to /fixture/pending, by the asking page's session (its sid cookie): the browsers run at
+ * once against this one server, so each test counts its own page's requests only.
+ */
+const pendingPolls = new Map<string, number[]>();
+const sessionOf = (ctx: KoaContext) => /(?:^|;\s*)sid=([^;]+)/.exec(ctx.req.headers.cookie ?? '')?.[1] ?? '';
 const PENDING_CONNECTION = sampleConnection({ id: 'conn_pending', provider: 'slack', status: 'created' });
 
 /** Drives the emulator's consent page as a user would, server-side, to seed a connection. */
@@ -303,7 +308,11 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     ctx.body = '<!doctype html><p>signing in</p><script>setTimeout(() => window.close(), 100)</script>';
     return;
   }
-  if (path === '/__test__/pending-polls') return json(ctx, pendingPolls.splice(0));
+  if (path === '/__test__/pending-polls') {
+    const polls = pendingPolls.get(sessionOf(ctx)) ?? [];
+    pendingPolls.delete(sessionOf(ctx));
+    return json(ctx, polls);
+  }
   if (path === '/__test__/platform-holds') {
     // How many of the platform's connections hold this text anywhere (their credentials included).
     const text = String(ctx.query.text);
@@ -358,7 +367,7 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       // A platform whose connection stays `created`: the callback page posts success, polling never ends.
       if (path.endsWith('/oauth-connect'))
         return json(ctx, { url: `${ctx.origin}/__test__/callback?connection=conn_pending`, messageOrigin: ctx.origin });
-      pendingPolls.push(Date.now());
+      pendingPolls.set(sessionOf(ctx), [...(pendingPolls.get(sessionOf(ctx)) ?? []), Date.now()]);
       return json(ctx, { ...PENDING_CONNECTION, updateTime: new Date().toISOString() });
     }
     if (kind === 'pending-severed') {
