@@ -2,12 +2,10 @@ import { css, html, LitElement, nothing, type PropertyValues, type TemplateResul
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
-import { BackendSession } from './backend-session.js';
-import { Lifetime } from './lifetime.js';
 import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectStrings } from './strings.js';
 import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
-import { isMissingRoute, knownProvider, pickConnection, READ_RETRIES, readConnections } from './page-reads.js';
+import { isMissingRoute, knownProvider, pickConnection, readConnections, requestAtRest } from './page-reads.js';
 import { langOf, localeFor, onLocaleChange } from './locales.js';
 
 export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
@@ -216,11 +214,7 @@ export class ConnectIntegrations extends LitElement {
     let fromRoute = true;
     try {
       // A failure that may pass is retried as every read is (the flows' own retry loop).
-      const data = await new BackendSession(new Lifetime(), endpoint, headers).retrying(
-        'GET',
-        '/integrations',
-        READ_RETRIES,
-      );
+      const data = await requestAtRest(endpoint, headers, 'GET', '/integrations');
       entries = (Array.isArray(data) ? data : []).filter(
         (e): e is IntegrationEntry => !!e && typeof e === 'object' && typeof e.provider === 'string' && !!e.provider,
       );

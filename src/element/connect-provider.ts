@@ -5,7 +5,6 @@ import { isAllowedUrl } from '../shared/url.js';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
 import { credentialOf, signInOf, type CredentialInput, type SignIn } from '../shared/sign-in.js';
 import { BackendError, connectionPath } from './backend.js';
-import { BackendSession } from './backend-session.js';
 import { Lifetime } from './lifetime.js';
 import { styles } from './connect-provider.styles.js';
 import { stampOf } from './connection-match.js';
@@ -18,9 +17,9 @@ import {
   endpointKey,
   onConnectionChange,
   pickConnection,
-  READ_RETRIES,
   readConnections,
   readProvider,
+  requestAtRest,
   type ConnectionChange,
   type ConnectionList,
 } from './page-reads.js';
@@ -689,11 +688,7 @@ export class ConnectProvider extends LitElement {
     this.disconnectStep = 'disconnecting';
     this.inputProblem = '';
     try {
-      await new BackendSession(new Lifetime(), this.endpoint, { ...this.requestHeaders }).retrying(
-        'DELETE',
-        connectionPath(connection.id),
-        READ_RETRIES,
-      );
+      await requestAtRest(this.endpoint, { ...this.requestHeaders }, 'DELETE', connectionPath(connection.id));
     } catch (error) {
       // retrying() throws BackendErrors only.
       const { code, message, problem } = error as BackendError;
@@ -868,7 +863,7 @@ export class ConnectProvider extends LitElement {
         part="status"
         role="status"
         class=${tone}
-          id="status"
+        id="status"
         >${text}</span
       >`;
   }

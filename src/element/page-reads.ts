@@ -19,7 +19,18 @@ import { Lifetime } from './lifetime.js';
 export type ConnectionList = Connection[] | null | undefined;
 
 /** A read's retries of a failure that may pass: seconds, then it is unknown. */
-export const READ_RETRIES: RetryPolicy = { baseMs: 500, maxFailures: 4, maxDelayMs: 4000, budgetMs: 8000 };
+const READ_RETRIES: RetryPolicy = { baseMs: 500, maxFailures: 4, maxDelayMs: 4000, budgetMs: 8000 };
+/**
+ * One request made outside any flow (a read at rest, the list's integrations, a disconnect), with the retries every
+ * read makes; resolves with the answer's data, or throws the last BackendError.
+ */
+export const requestAtRest = (
+  endpoint: string,
+  headers: Record<string, string>,
+  method: string,
+  path: string,
+): Promise<unknown> => new BackendSession(new Lifetime(), endpoint, headers).retrying(method, path, READ_RETRIES);
+
 /** A list read answered less than this many ms ago is reused (rows rendered a little later). */
 const REUSE_FOR = 2000;
 
@@ -66,20 +77,16 @@ function shared<T>(
 ): Promise<T | null | undefined> {
   let read = reads.get(key);
   if (!read) {
-    read = new BackendSession(new Lifetime(), endpoint, headers)
-      .retrying('GET', path, READ_RETRIES)
-      .then(accept, (error) => {
-        const base = endpointKey(endpoint);
-        if (error instanceof BackendError && error.notBackend && !warned.has(base)) {
-          warned.add(base);
-          console.warn(
-            `<connect-provider>: ${error.message}; without this route the element cannot show the connection`,
-          );
-        }
-        if (isMissingRoute(error)) return null;
-        reads.delete(key);
-        return undefined;
-      });
+    read = requestAtRest(endpoint, headers, 'GET', path).then(accept, (error) => {
+      const base = endpointKey(endpoint);
+      if (error instanceof BackendError && error.notBackend && !warned.has(base)) {
+        warned.add(base);
+        console.warn(`<connect-provider>: ${error.message}; without this route the element cannot show the connection`);
+      }
+      if (isMissingRoute(error)) return null;
+      reads.delete(key);
+      return undefined;
+    });
     reads.set(key, read);
   }
   return read;
