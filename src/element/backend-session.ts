@@ -61,10 +61,15 @@ export class BackendSession {
         return await this.request(method, path, body);
       } catch (error) {
         // Offline, no retry is spent: the request goes again once the browser is back online. (request() throws
-        // BackendErrors only.)
+        // BackendErrors only.) The wait is held by the lifetime, as a retry's timer is: it never resolves once the
+        // flow ended.
         if (!navigator.onLine && (error as BackendError).code === 'network_error') {
-          await new Promise((resolve) => addEventListener('online', resolve, { once: true }));
-          if (this.#lifetime.ended) throw error;
+          await new Promise<void>((resolve) => {
+            const stop = this.#lifetime.listen(window, 'online', () => {
+              stop();
+              resolve();
+            });
+          });
           continue;
         }
         const wait = retryDelay(error, ++failures, waited, policyFor(policy, error, !this.unreached));

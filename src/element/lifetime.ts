@@ -36,10 +36,15 @@ export class Lifetime {
     };
   }
 
-  /** A listener held until the end. */
-  listen(target: EventTarget, type: string, listener: (event: Event) => void): void {
+  /** A listener held until the end; returns the way to remove it sooner. */
+  listen(target: EventTarget, type: string, listener: (event: Event) => void): () => void {
+    const remove = () => target.removeEventListener(type, listener);
     target.addEventListener(type, listener);
-    this.onEnd(() => target.removeEventListener(type, listener));
+    const letGo = this.onEnd(remove);
+    return () => {
+      remove();
+      letGo();
+    };
   }
 
   end(): void {
