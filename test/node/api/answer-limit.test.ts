@@ -79,6 +79,16 @@ describe('the bound on a 2xx answer', () => {
     assert.ok(Array.isArray(list) && list.length > 50_000);
   });
 
+  it('reads an answer whose Content-Length is exactly 8 MiB', async () => {
+    const body = listOf(MAX_ANSWER_BYTES);
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+      res.end(body);
+    };
+    const list = await client().listConnections({ projectIdOrName: 'demo' });
+    assert.ok(Array.isArray(list) && list.length > 50_000);
+  });
+
   it('refuses a streamed list one byte over 8 MiB, as invalid_response naming the bound', async () => {
     const body = listOf(MAX_ANSWER_BYTES + 1);
     answer = (res) => stream(res, body);

@@ -547,6 +547,21 @@ describe('createPlatformClient', () => {
       assert.equal(server.requests.length, 1);
     });
 
+    it('does not wait for a Retry-After over maxRetryAfterMs even when it would fit in the time-out', async () => {
+      next = { status: 429, headers: { 'retry-after': '2' }, body: {} };
+      const impatient = createPlatformClient({
+        baseUrl: server.url,
+        apiKey: 'k',
+        timeoutMs: 30_000,
+        retry: { maxRetryAfterMs: 1000 },
+      });
+      const started = performance.now();
+      const error = await impatient.listDestinations({ projectIdOrName: 'p' }).catch((e) => e);
+      assert.ok(error instanceof ProblemError && error.retryAfterMs === 2000, String(error));
+      assert.equal(server.requests.length, 1);
+      assert.ok(performance.now() - started < 1500, 'thrown at once, not after the 2 s asked');
+    });
+
     it('retries dropped connections for idempotent operations', async () => {
       const answers: Reply[] = [{ destroy: true }, { status: 200, body: [] }];
       server.reply = () => answers.shift()!;
@@ -623,6 +638,17 @@ describe('createPlatformClient: edges', () => {
 
   const idempotent: Array<[string, (c: PlatformClient) => Promise<unknown>, Reply]> = [
     ['deleteConnection', (c) => c.deleteConnection({ projectIdOrName: 'p', connectionId: 'c' }), { body: 'deleted' }],
+    // The same fields set to the same values again leave the connection as the first call did.
+    [
+      'updateConnection',
+      (c) =>
+        c.updateConnection({
+          projectIdOrName: 'p',
+          connectionId: 'c',
+          body: { updateMask: ['apiKey'], connection: { apiKey: 'k2' } },
+        }),
+      { body: sampleConnection() },
+    ],
     ['getProject', (c) => c.getProject({ projectIdOrName: 'p' }), { body: { id: 'p', name: 'p' } }],
     ['getProvider', (c) => c.getProvider({ provider: 'slack' }), { body: { name: 'slack' } }],
     ['listIntegrations', (c) => c.listIntegrations({ projectIdOrName: 'p' }), { body: [] }],
@@ -645,6 +671,15 @@ describe('createPlatformClient: edges', () => {
     // Each makes a new consent link.
     ['oauthConnect', (c) => c.oauthConnect({ projectId: 'p', provider: 'x', groupRef: 'g', consumerRef: 'c' })],
     ['oauthUpdate', (c) => c.oauthUpdate({ projectIdOrName: 'p', connectionId: 'c' })],
+    // A second one would make a second connection with the same credentials.
+    [
+      'generateConnection',
+      (c) =>
+        c.generateConnection({
+          projectIdOrName: 'p',
+          body: { provider: 'x', groupRef: 'g', consumerRef: 'c', apiKey: 'k' },
+        }),
+    ],
   ];
   for (const [name, call] of once) {
     it(`${name} is never sent twice: the platform may have acted on it`, async () => {

@@ -101,5 +101,6 @@ describe('the API key goes to the baseUrl origin only', () => {
     const error = await following.listConnections({ projectIdOrName: 'demo' }).catch((e: unknown) => e);
     assert.ok(error instanceof PlatformRequestError, String(error));
     assert.equal(error.code, 'invalid_response');
+    assert.match(error.message, /redirect/, 'the message says why the answer was refused');
   });
 });

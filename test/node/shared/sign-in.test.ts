@@ -18,6 +18,7 @@ describe('signInOf', () => {
     assert.deepEqual(signInOf(null), { way: 'popup' });
     assert.deepEqual(signInOf(undefined), { way: 'popup' });
     assert.deepEqual(signInOf(info({})), { way: 'popup' });
+    assert.deepEqual(signInOf(info({ authType: 'oauth2' })), { way: 'popup' }, 'oauth2 without its options');
   });
 
   it('should ask an API key provider for one masked key, with its docs link', () => {
@@ -46,6 +47,30 @@ describe('signInOf', () => {
       info({ authType: 'basic', basicOpts: { apiKeyAsBasic: true, apiKeyAsBasicOpts: { fieldUsed: 'password' } } }),
     );
     assert.deepEqual(inputsOf(asPassword), [['password', true]]);
+  });
+
+  it("should put the scheme's own docs link beside the first input only", () => {
+    const docsOf = (signIn: SignIn) => (signIn.way === 'form' ? signIn.inputs.map((i) => i.docsURL) : 'popup');
+    const basic = info({ authType: 'basic', basicOpts: { docsURL: 'https://docs.example/basic' } });
+    assert.deepEqual(docsOf(signInOf(basic)), ['https://docs.example/basic', undefined]);
+    const client = info({
+      authType: 'oauth2',
+      oauth2Opts: { grantType: 'clientCredentials', docsURL: 'https://docs.example/client' },
+      // Another scheme's options are not this one's.
+      apiKeyOpts: { docsURL: 'https://docs.example/key' },
+      basicOpts: { docsURL: 'https://docs.example/basic' },
+    });
+    assert.deepEqual(docsOf(signInOf(client)), ['https://docs.example/client', undefined]);
+  });
+
+  it("should keep a scheme's own form when the info also carries basic's apiKeyAsBasic", () => {
+    const basicOpts = { apiKeyAsBasic: true, apiKeyAsBasicOpts: { fieldUsed: 'password' as const } };
+    const client = signInOf(info({ authType: 'oauth2', oauth2Opts: { grantType: 'clientCredentials' }, basicOpts }));
+    assert.deepEqual(inputsOf(client), [
+      ['clientId', false],
+      ['clientSecret', true],
+    ]);
+    assert.deepEqual(inputsOf(signInOf(info({ authType: 'apiKey', basicOpts }))), [['apiKey', true]]);
   });
 
   it('should ask client credentials for a plain client ID and a masked secret', () => {
@@ -92,6 +117,14 @@ describe('signInOf', () => {
     ]);
   });
 
+  it('should ask a custom provider without inputs for nothing, and offer a select without options no choice', () => {
+    assert.deepEqual(signInOf(info({ authType: 'custom' })), { way: 'form', kind: 'customAuth', inputs: [] });
+    const select = signInOf(
+      info({ authType: 'custom', customOpts: { inputs: [{ name: 's', fieldType: 'fieldTypeSelect' }] } }),
+    );
+    assert.deepEqual(select.way === 'form' && select.inputs[0].options, []);
+  });
+
   it('should ask nothing of a provider that takes nothing, through the form', () => {
     assert.deepEqual(signInOf(info({ authType: 'none' })), { way: 'form', inputs: [] });
   });
@@ -102,6 +135,15 @@ describe('credentialOf', () => {
 
   it('should send an API key as a string', () => {
     assert.deepEqual(credentialOf(signInOf(info({ authType: 'apiKey' })), values), { apiKey: 'K' });
+  });
+
+  it('should send an input left without a value as an empty string, never undefined', () => {
+    assert.deepEqual(credentialOf(signInOf(info({ authType: 'apiKey' })), {}), { apiKey: '' });
+    const custom = info({ authType: 'custom', customOpts: { inputs: [{ name: 'region' }] } });
+    assert.deepEqual(credentialOf(signInOf(custom), {}), { customAuth: { region: '' } });
+    assert.deepEqual(credentialOf(signInOf(info({ authType: 'basic' })), { username: 'U' }), {
+      basicAuth: { username: 'U', password: '' },
+    });
   });
 
   it('should send basic as username and password, and an API key as basic in one field with the other empty', () => {
