@@ -1,8 +1,8 @@
-// StrykerJS over the Node code, one area at a time (MUTATE_AREA=api|server|emulator),
+// StrykerJS over the Node code, one area at a time (MUTATE_AREA=api|server|element|emulator),
 // each with the Node test files that exercise it: the tap runner runs each test
 // file with tsx, per-file coverage picks the files a mutant can fail, and the
 // incremental file re-tests only mutants whose code or tests changed.
-// Run through `npm run mutate [-- api server emulator]` (scripts/mutate.mjs).
+// Run through `npm run mutate [-- api server element emulator]` (scripts/mutate.mjs).
 // An area with `parts` runs as one Stryker run per part (MUTATE_PART), each with its own report and incremental
 // file: on a 2-core machine the emulator takes hours, and a part that finished is never lost to one that did not.
 export const AREAS = {
@@ -71,6 +71,22 @@ export const AREAS = {
       'test/node/shared/provider.test.ts',
       'test/node/shared/url.test.ts',
     ],
+  },
+  // The element's rules that hold without a browser (issue #30): the flow's table, the trust of a popup's message,
+  // the "changed since" rule, the status line, the polling schedule and the backend session's retry policy, with
+  // their Node tests. The rest of the element (the Lit class, the popup, the page's reads) runs only in the browser
+  // suites, which Stryker does not run.
+  element: {
+    mutate: [
+      'src/element/machine.ts',
+      'src/element/message-gate.ts',
+      'src/element/connection-match.ts',
+      'src/element/status.ts',
+      'src/element/poller.ts',
+      'src/element/backend-session.ts',
+      'src/element/backend.ts',
+    ],
+    tests: ['test/node/element/**/*.test.ts'],
   },
   emulator: {
     // cli.ts runs only as the child process of emulator/cli.test.ts, where Stryker sees no coverage (it would

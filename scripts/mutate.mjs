@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Mutation testing of the Node code with StrykerJS (stryker.config.mjs), one
 // area after the other, then one score line per area and for all of them.
-//   npm run mutate                     api, server and emulator
+//   npm run mutate                     api, server, element and emulator
 //   npm run mutate -- api              one area (or several)
 //   npm run mutate -- emulator.access  one part of an area that has parts
 // Not part of npm test: it runs the area's Node tests once per mutant. The

@@ -48,6 +48,11 @@ describe('matchesRequest', () => {
       matchesRequest(make({ provider: 'slack', providerWorkspaceRef: undefined, providerApp: app('app_1') }), request),
       false,
     );
+    assert.equal(
+      matchesRequest(make({ provider: 'slack', providerWorkspaceRef: undefined, providerApp: undefined }), request),
+      false,
+      'a connection with no app is not of the app asked for',
+    );
     const anyApp: Request = { mode: 'create', provider: 'slack' };
     assert.equal(
       matchesRequest(make({ provider: 'slack', providerWorkspaceRef: undefined, providerApp: app('app_1') }), anyApp),

@@ -18,6 +18,7 @@ describe('the platform completion message', () => {
     for (const id of ['', 42, null, undefined, { id: 'x' }]) assert.equal(readCompletion(success(id)), undefined);
     assert.equal(readCompletion({ eventType: 'SOMETHING_ELSE', data: { connection: 'conn_1' } }), undefined);
     for (const data of [null, undefined, 'text', 42, [], {}]) assert.equal(readCompletion(data), undefined);
+    assert.equal(readCompletion({ eventType: 'AUTHORIZATION_SUCCEEDED' }), undefined, 'a success with no data');
   });
 
   it('should read a failure with its error or message, else a plain text', () => {

@@ -23,6 +23,7 @@ describe('the flow status', () => {
     for (const name of ['requesting', 'authorizing', 'verifying'] as const) assert.equal(flowStatusKey({ name }), name);
     assert.equal(flowStatusKey({ name: 'blocked', url: 'https://x' }), 'blocked');
     assert.equal(flowStatusKey({ name: 'severed' }), 'waiting');
+    assert.equal(flowStatusKey({ name: 'submitting' }), 'requesting', 'a form being sent reads as a request');
     assert.equal(flowStatusKey({ name: 'idle' }), undefined);
   });
 
@@ -40,12 +41,28 @@ describe('the flow status', () => {
     assert.equal(flowStatusKey(failed('invalid_config')), 'error', 'a code with no text of its own');
     assert.equal(flowStatusKey(failed('authorization_failed')), 'authorization_failed');
   });
+
+  it('should call the provider unknown only when an issue names the provider input', () => {
+    const issues = (...names: string[]) => ({ status: 400, issues: names.map((name) => ({ name })) }) as Problem;
+    assert.equal(flowStatusKey(failed('http_error', { problem: issues('workspace', 'provider') })), 'unknownProvider');
+    assert.equal(flowStatusKey(failed('http_error', { problem: issues('workspace') })), 'error');
+  });
+
+  it('should call only a network failure with a problem unavailable, and only a verify time-out so', () => {
+    assert.equal(flowStatusKey(failed('http_error', { problem: { status: 400 } })), 'error');
+    assert.equal(flowStatusKey(failed('network_error', { from: 'verifying' })), 'network_error');
+  });
 });
 
 describe('the status line', () => {
   it('should put a failed disconnect and the confirmation before the flow', () => {
     assert.deepEqual(statusLine({ name: 'verifying' }, 'failed', null), ['disconnectFailed', 'error']);
     assert.deepEqual(statusLine(undefined, 'confirming', connection('working')), ['confirmDisconnect', '']);
+  });
+
+  it('should say a disconnect is done until a connection is there again', () => {
+    assert.deepEqual(statusLine(undefined, 'done', null), ['disconnected', 'success']);
+    assert.deepEqual(statusLine(undefined, 'done', connection('working')), ['working', 'success', true]);
   });
 
   it("should tell the flow's state, an error or refusal in the error tone", () => {
