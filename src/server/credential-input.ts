@@ -85,14 +85,14 @@ export function checkCredentialKind(info: BrowserProvider, sent: CredentialKind 
 
 /**
  * The texts a platform's error could repeat a credential as: each value as sent, JSON-escaped (inside a JSON text),
- * and a username and password as basic auth carries them (`user:pass` in base64). Hidden in any case and URL-encoded
- * by the redactor (redact.ts).
+ * and a username and password as basic auth carries them (`user:pass` in base64), each once and none empty (an empty
+ * value is none). Hidden in any case and URL-encoded by the redactor (redact.ts).
  */
 export function secretForms(credential: Credential): string[] {
   const forms = credentialValues(credential).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
   for (const pair of [credential.basicAuth, credential.oauth2PasswordCredentials])
     if (pair) forms.push(btoa(String.fromCharCode(...new TextEncoder().encode(`${pair.username}:${pair.password}`))));
-  return [...new Set(forms)].filter((form) => form.length > 0);
+  return [...new Set(forms)];
 }
 
 /** Every credential value, to hide them wherever a text could repeat them. */

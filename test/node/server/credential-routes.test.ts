@@ -10,8 +10,11 @@ import {
   type ConnectHandlerErrorInfo,
   type ConnectHandlerOptions,
 } from '../../../src/server/index.js';
+import { CREDENTIAL_KINDS } from '../../../src/shared/sign-in.js';
+import { sampleConnection } from '../../shared/fixtures.js';
 import { APP, problemReply } from '../helpers/handler-calls.js';
-import { startTestServer } from '../helpers/http-server.js';
+import { startTestServer, type RecordedRequest, type Reply } from '../helpers/http-server.js';
+import { ADA, handlerOnPlatformDouble, problemOf } from '../helpers/platform-double.js';
 import { countingFetch, type CountingFetch } from '../helpers/platform-calls.js';
 
 const API_KEY = 'credential-route-key-8Hw2';
@@ -295,5 +298,113 @@ describe('a generate connection that got no answer in time', () => {
     } finally {
       await platform.close();
     }
+  });
+});
+
+describe('the credential calls to the platform', () => {
+  const user = { ...ADA, groupName: 'Acme Inc', consumerName: 'Ada Lovelace' };
+  const { platform, make, errors } = handlerOnPlatformDouble(() => user);
+  const infos: Record<string, unknown> = {
+    apollo: { name: 'apollo', authType: 'apiKey' },
+    open: { name: 'open', authType: 'none' },
+  };
+  /** The double: provider infos, the connection conn_1 of the caller's group, and `other` for everything else. */
+  const answering = (other: (request: RecordedRequest) => Reply) => (request: RecordedRequest) => {
+    const provider = /^\/v1\/providers\/([^/]+)$/.exec(request.path)?.[1];
+    if (provider) return infos[provider] ? { body: infos[provider] } : problemReply(404);
+    if (request.method === 'GET' && request.path === '/v1/projects/demo/connections/conn_1')
+      return { body: sampleConnection({ id: 'conn_1', provider: provider ?? 'apollo' }) };
+    return other(request);
+  };
+  const made = (body: Record<string, unknown> = {}): Reply => ({
+    status: 201,
+    body: sampleConnection({ id: 'conn_new', provider: 'apollo', ...body }),
+  });
+  const call = (method: string, path: string, body: unknown) =>
+    make()(
+      new Request(`${APP}/api/connect${path}`, {
+        method,
+        headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    );
+  /** Everything the browser and the developer see of the last call: its answer's text and onError's values. */
+  const seen = (text: string) =>
+    [text, ...errors.map((info) => `${info.message} ${JSON.stringify(info.error)}`)].join('\n');
+
+  it("should name the group and consumer as authorize() does, the body's never", async () => {
+    platform.reply = answering(() => made());
+    const response = await call('POST', '/connections', {
+      provider: 'apollo',
+      apiKey: 'k',
+      groupRef: 'forged',
+      groupName: 'Forged',
+    });
+    assert.equal(response.status, 201, await response.clone().text());
+    const generate = platform.requests.find((r) => r.path.endsWith('connections:generate'))!;
+    const body = JSON.parse(generate.body);
+    assert.deepEqual(
+      [body.groupRef, body.groupName, body.consumerRef, body.consumerName],
+      ['acme', 'Acme Inc', 'user-ada', 'Ada Lovelace'],
+    );
+  });
+
+  it('should call a 404 of generate a misconfigured handler, with the credential hidden from onError', async () => {
+    const key = marker('404');
+    platform.reply = answering(() => problemReply(404, { detail: `no project for key ${key}` }));
+    const response = await call('POST', '/connections', { provider: 'apollo', apiKey: key });
+    const text = await response.text();
+    assert.equal(response.status, 502, text);
+    assert.equal(JSON.parse(text).type, 'urn:connect-provider:problem:misconfigured');
+    assert.equal(errors.length, 1);
+    assert.ok(!seen(text).includes(key), seen(text));
+  });
+
+  it('should not let the browser send again a generate whose answer was lost, but one the platform said it did not do', async () => {
+    for (const [reply, retryable] of [
+      [{ destroy: true }, false],
+      [problemReply(503), true],
+    ] as const) {
+      platform.reply = answering(() => reply);
+      const response = await call('POST', '/connections', { provider: 'apollo', apiKey: 'k' });
+      const problem = await response.json();
+      assert.equal(problem.retryable, retryable, `${JSON.stringify(reply)}: ${JSON.stringify(problem)}`);
+    }
+  });
+
+  it('should hide the new credential when an update fails, and let an update whose answer was lost be sent again', async () => {
+    const key = marker('update');
+    platform.reply = answering(() => problemReply(500, { detail: `failed storing ${key}` }));
+    const response = await call('PATCH', '/connections/conn_1', { apiKey: key });
+    const text = await response.text();
+    assert.equal(response.status, 502, text);
+    assert.ok(!seen(text).includes(key), seen(text));
+    assert.ok(
+      platform.requests.some((r) => r.method === 'PATCH' && r.body.includes(key)),
+      'while the platform got it',
+    );
+    platform.reply = answering(() => ({ destroy: true }));
+    const lost = await (await call('PATCH', '/connections/conn_1', { apiKey: 'k' })).json();
+    assert.equal(lost.retryable, true, `an update sent twice leaves what the first did: ${JSON.stringify(lost)}`);
+  });
+
+  it('should connect a provider that takes nothing with no credential, and refuse an update without one', async () => {
+    platform.reply = answering(() => made({ provider: 'open' }));
+    const created = await call('POST', '/connections', { provider: 'open' });
+    assert.equal(created.status, 201, await created.clone().text());
+    const generate = JSON.parse(platform.requests.find((r) => r.path.endsWith('connections:generate'))!.body);
+    assert.deepEqual(
+      CREDENTIAL_KINDS.filter((kind) => kind in generate),
+      [],
+    );
+    platform.reply = (request) =>
+      request.method === 'GET' && request.path === '/v1/projects/demo/connections/conn_1'
+        ? { body: sampleConnection({ id: 'conn_1', provider: 'open' }) }
+        : answering(() => made({ provider: 'open' }))(request);
+    const update = await problemOf(await call('PATCH', '/connections/conn_1', {}), 400);
+    assert.equal(update.detail, '(root) must hold the new credential');
+    const notObject = await problemOf(await call('PATCH', '/connections/conn_1', '"text"'), 400);
+    assert.equal(notObject.detail, '(root) must be a JSON object');
+    assert.ok(!platform.requests.some((r) => r.method === 'PATCH'), 'no update asked');
   });
 });

@@ -191,6 +191,33 @@ describe('the provider route', () => {
     });
   });
 
+  it('keeps at most 20 custom inputs and 100 options of a choice, and the key as the password', async () => {
+    const handler = make({
+      fetch: platformAnswering({
+        name: 'many',
+        authType: 'custom',
+        basicOpts: { apiKeyAsBasic: true, apiKeyAsBasicOpts: { fieldUsed: 'password' } },
+        customOpts: {
+          inputs: [
+            {
+              name: 'region',
+              fieldType: 'fieldTypeSelect',
+              options: Array.from({ length: 150 }, (_, i) => ({ value: `r${i}` })),
+            },
+            ...Array.from({ length: 30 }, (_, i) => ({ name: `input${i}` })),
+          ],
+        },
+      }),
+    });
+    const answer = await (await get(handler, '/providers/many')).json();
+    assert.deepEqual(answer.basicOpts, { apiKeyAsBasic: true, apiKeyAsBasicOpts: { fieldUsed: 'password' } });
+    const inputs = answer.customOpts.inputs;
+    assert.equal(inputs.length, 20);
+    assert.equal(inputs.at(-1).name, 'input18');
+    assert.equal(inputs[0].options.length, 100);
+    assert.deepEqual(inputs[0].options.at(-1), { value: 'r99', label: 'r99' });
+  });
+
   it('asks the platform once per provider, concurrent first requests sharing the call', async () => {
     const handler = make();
     const first = await Promise.all(Array.from({ length: 5 }, () => get(handler, '/providers/hubspot')));

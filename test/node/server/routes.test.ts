@@ -35,6 +35,8 @@ describe('routes and methods', () => {
       '/x/oauth-connect/x',
       '/x/connections/c1:oauth-update/more',
       '/x/providers/slack/more',
+      '/x/integrations/more',
+      '/x/integrationsx',
     ]) {
       const body = await problemOf(await call(handler, path), 404);
       assert.equal(body.detail, 'no such connect route', path);
@@ -48,6 +50,8 @@ describe('routes and methods', () => {
       ['/connections', 'GET, POST'],
       ['/connections/c1', 'GET, PATCH'],
       ['/oauth-connect', 'POST'],
+      ['/integrations', 'GET'],
+      ['/providers/slack', 'GET'],
     ]) {
       const response = await call(handler, path, { method: 'PUT' });
       assert.equal(response.headers.get('allow'), allowed, path);
