@@ -30,12 +30,15 @@ type Next = () => Promise<unknown>;
 // Created on the first request: the URLs it hands out use the test page's origin (it never reads a Host header itself).
 export let emulator: Emulator;
 
+/** The test page's session: its sid cookie. */
+const sidOf = (cookie: string | null | undefined) => /(?:^|;\s*)sid=([^;]+)/.exec(cookie ?? '')?.[1];
+
 /**
  * Each test signs in as its own group (cookie sid=<group>), so tests share one
  * emulator without sharing connections. sid "mallory" is a user of group "other".
  */
 function authorize(request: Request) {
-  const sid = /(?:^|;\s*)sid=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
+  const sid = sidOf(request.headers.get('cookie'));
   if (!sid) return null;
   if (sid === 'mallory') return { groupRef: 'other', consumerRef: 'mallory' };
   // sid=<group>~<user>: a coworker, another user of the same group.
@@ -148,7 +151,7 @@ const faultRandom = new Map<string, () => number>();
  * once against this one server, so each test counts its own page's requests only.
  */
 const pendingPolls = new Map<string, number[]>();
-const sessionOf = (ctx: KoaContext) => /(?:^|;\s*)sid=([^;]+)/.exec(ctx.req.headers.cookie ?? '')?.[1] ?? '';
+const sessionOf = (ctx: KoaContext) => sidOf(ctx.req.headers.cookie) ?? '';
 const PENDING_CONNECTION = sampleConnection({ id: 'conn_pending', provider: 'slack', status: 'created' });
 
 /** Drives the emulator's consent page as a user would, server-side, to seed a connection. */
@@ -309,8 +312,9 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     return;
   }
   if (path === '/__test__/pending-polls') {
-    const polls = pendingPolls.get(sessionOf(ctx)) ?? [];
-    pendingPolls.delete(sessionOf(ctx));
+    const session = sessionOf(ctx);
+    const polls = pendingPolls.get(session) ?? [];
+    pendingPolls.delete(session);
     return json(ctx, polls);
   }
   if (path === '/__test__/platform-holds') {
@@ -367,7 +371,8 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       // A platform whose connection stays `created`: the callback page posts success, polling never ends.
       if (path.endsWith('/oauth-connect'))
         return json(ctx, { url: `${ctx.origin}/__test__/callback?connection=conn_pending`, messageOrigin: ctx.origin });
-      pendingPolls.set(sessionOf(ctx), [...(pendingPolls.get(sessionOf(ctx)) ?? []), Date.now()]);
+      const session = sessionOf(ctx);
+      pendingPolls.set(session, [...(pendingPolls.get(session) ?? []), Date.now()]);
       return json(ctx, { ...PENDING_CONNECTION, updateTime: new Date().toISOString() });
     }
     if (kind === 'pending-severed') {

@@ -308,26 +308,25 @@ describe('the credential calls to the platform', () => {
     apollo: { name: 'apollo', authType: 'apiKey' },
     open: { name: 'open', authType: 'none' },
   };
-  /** The double: provider infos, the connection conn_1 of the caller's group, and `other` for everything else. */
-  const answering = (other: (request: RecordedRequest) => Reply) => (request: RecordedRequest) => {
-    const provider = /^\/v1\/providers\/([^/]+)$/.exec(request.path)?.[1];
-    if (provider) return infos[provider] ? { body: infos[provider] } : problemReply(404);
-    if (request.method === 'GET' && request.path === '/v1/projects/demo/connections/conn_1')
-      return { body: sampleConnection({ id: 'conn_1', provider: provider ?? 'apollo' }) };
-    return other(request);
-  };
+  /**
+   * The double: provider infos, the caller's group's connection conn_1 of `provider`, and `other` for everything
+   * else.
+   */
+  const answering =
+    (other: (request: RecordedRequest) => Reply, provider = 'apollo') =>
+    (request: RecordedRequest) => {
+      const asked = /^\/v1\/providers\/([^/]+)$/.exec(request.path)?.[1];
+      if (asked) return infos[asked] ? { body: infos[asked] } : problemReply(404);
+      if (request.method === 'GET' && request.path === '/v1/projects/demo/connections/conn_1')
+        return { body: sampleConnection({ id: 'conn_1', provider }) };
+      return other(request);
+    };
   const made = (body: Record<string, unknown> = {}): Reply => ({
     status: 201,
     body: sampleConnection({ id: 'conn_new', provider: 'apollo', ...body }),
   });
-  const call = (method: string, path: string, body: unknown) =>
-    make()(
-      new Request(`${APP}/api/connect${path}`, {
-        method,
-        headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
-    );
+  /** The handler's answer to the signed-in browser (the double's authorize() answers `user` whoever asks). */
+  const call = (method: string, path: string, body: unknown) => send(make(), method, path, body);
   /** Everything the browser and the developer see of the last call: its answer's text and onError's values. */
   const seen = (text: string) =>
     [text, ...errors.map((info) => `${info.message} ${JSON.stringify(info.error)}`)].join('\n');
@@ -397,10 +396,7 @@ describe('the credential calls to the platform', () => {
       CREDENTIAL_KINDS.filter((kind) => kind in generate),
       [],
     );
-    platform.reply = (request) =>
-      request.method === 'GET' && request.path === '/v1/projects/demo/connections/conn_1'
-        ? { body: sampleConnection({ id: 'conn_1', provider: 'open' }) }
-        : answering(() => made({ provider: 'open' }))(request);
+    platform.reply = answering(() => made({ provider: 'open' }), 'open');
     const update = await problemOf(await call('PATCH', '/connections/conn_1', {}), 400);
     assert.equal(update.detail, '(root) must hold the new credential');
     const notObject = await problemOf(await call('PATCH', '/connections/conn_1', '"text"'), 400);
