@@ -4,7 +4,7 @@ import type { ProblemIssue } from '../shared/types.js';
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { startConsent } from './consent.js';
 import { PROBLEM_TYPES, type Handler } from './context.js';
-import { findConnection, findProject } from './lookup.js';
+import { catalogProvider, findConnection, findProject } from './lookup.js';
 import { findProvider, PROVIDERS, signsInByConsent, type CatalogEntry } from './providers.js';
 
 /**
@@ -115,8 +115,7 @@ export const oauthConnect: Handler<'oauthConnect'> = (ctx) => {
 export const oauthUpdate: Handler<'oauthUpdate'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const connection = findConnection(ctx, project, ctx.path.connectionId);
-  const provider = findProvider(connection.provider);
-  if (provider) refuseCredentialProvider(provider);
+  refuseCredentialProvider(catalogProvider(connection.provider));
   const url = startConsent(ctx, {
     mode: 'update',
     projectId: project.id,

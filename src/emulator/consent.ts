@@ -6,7 +6,8 @@ import { HttpProblem, invalidRequest, methodNotAllowed } from '../http/http-prob
 import type { Env } from './context.js';
 import { LIMITS, storedBytesBound } from './limits.js';
 import { callbackPage, consentPage, type CompletionMessage } from './pages.js';
-import { findProvider, type CatalogEntry } from './providers.js';
+import { catalogProvider } from './lookup.js';
+import type { CatalogEntry } from './providers.js';
 import { issueTokens, newId } from './ids.js';
 import { type ConsentSession } from './state.js';
 
@@ -94,7 +95,7 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
   if (request.method === 'GET') {
     if (session.decision) return seeOther(`/oauth/callback?session=${encodeURIComponent(id)}`);
     const project = env.state.projects.find((p) => p.id === session.projectId);
-    const provider = findProvider(session.provider)!;
+    const provider = catalogProvider(session.provider);
     // An update keeps the connection's workspace and metadata: the page shows those.
     const connection =
       session.mode === 'update' ? env.state.connections.find((c) => c.id === session.connectionId) : undefined;
@@ -148,7 +149,7 @@ export function handleCallback(env: Env, request: Request): Response {
       title: 'Not decided',
       detail: 'this authorization has not been answered yet',
     });
-  const provider = findProvider(session.provider)!;
+  const provider = catalogProvider(session.provider);
   const message: CompletionMessage =
     session.decision === 'deny'
       ? { eventType: 'AUTHORIZATION_FAILED', data: { error: `The user denied access to ${provider.displayName}.` } }
@@ -162,6 +163,8 @@ export function applyConsent(
   session: ConsentSession,
   decision: 'allow' | 'allow_bad_credentials' | 'deny',
 ): string | undefined {
+  // Before anything changes: a link whose provider has left the catalog is refused, not half carried out.
+  const provider = catalogProvider(session.provider);
   if (
     decision !== 'deny' &&
     session.mode === 'update' &&
@@ -187,7 +190,6 @@ export function applyConsent(
   env.changed();
   if (decision === 'deny') return undefined;
   const now = env.now.toISOString();
-  const provider = findProvider(session.provider)!;
   const app =
     env.state.providerApps.find((a) => a.id === session.providerAppId) ??
     env.state.providerApps.find((a) => a.projectId === session.projectId && a.provider === session.provider);

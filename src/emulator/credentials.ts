@@ -17,12 +17,11 @@ import { knownProvider, missingInputs } from './connect.js';
 import { settleConnection } from './connections.js';
 import type { Env, Handler } from './context.js';
 import { LIMITS } from './limits.js';
-import { findConnection, findProject } from './lookup.js';
+import { catalogProvider, findConnection, findProject } from './lookup.js';
 import {
   authSchemeOf,
   credentialKindOf,
   CREDENTIAL_KINDS,
-  findProvider,
   type CatalogEntry,
   type CredentialKind,
 } from './providers.js';
@@ -133,7 +132,7 @@ function valueIssues(
  * provider's scheme does not take, lacks the one it takes, or has a blank or unknown value. `prefix` is where the
  * credential fields are in the body ('' or 'connection.').
  */
-function checkedCredentials(
+export function checkedCredentials(
   provider: CatalogEntry,
   body: Record<string, unknown>,
   given: readonly CredentialKind[],
@@ -262,9 +261,8 @@ export const updateConnection: Handler<'updateConnection'> = (ctx) => {
     );
   }
   // Only the fields updateMask names change; a provider leaving the catalog keeps its connections unchangeable.
-  const provider = findProvider(connection.provider);
+  const provider = catalogProvider(connection.provider);
   const given = CREDENTIAL_KINDS.filter((kind) => updateMask.includes(kind));
-  if (!provider) throw invalidRequest(`the provider ${connection.provider} is not in the catalog`);
   const credentials = given.length > 0 ? checkedCredentials(provider, record, given, 'connection.') : undefined;
   if (updateMask.includes('providerWorkspaceRef')) connection.providerWorkspaceRef = fields.providerWorkspaceRef;
   if (updateMask.includes('providerMetadata')) connection.providerMetadata = fields.providerMetadata;

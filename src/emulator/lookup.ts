@@ -1,9 +1,10 @@
 // What the operations look up in the state, and the problems they answer
 // when it is not there (404), not theirs (403) or in the way (409).
 import type { Project } from '../shared/types.js';
-import { HttpProblem } from '../http/http-problem.js';
+import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import type { Principal } from './auth.js';
 import { PROBLEM_TYPES } from './context.js';
+import { findProvider, type CatalogEntry } from './providers.js';
 import type { EmulatorState, StoredConnection } from './state.js';
 
 export function notFound(detail: string): HttpProblem {
@@ -39,6 +40,16 @@ export function findConnection(ctx: { state: EmulatorState }, project: Project, 
   const connection = ctx.state.connections.find((c) => c.id === id && c.projectId === project.id);
   if (!connection) throw notFound(`no connection ${id} in project ${project.name}`);
   return connection;
+}
+
+/**
+ * The catalog's provider a stored connection or consent link names: a 400 saying so when it is no longer there (a
+ * data file written by an emulator whose catalog had it), so the connection can be read and deleted, not changed.
+ */
+export function catalogProvider(name: string): CatalogEntry {
+  const provider = findProvider(name);
+  if (!provider) throw invalidRequest(`the provider ${name} is not in the catalog`);
+  return provider;
 }
 
 export function byCreateTime<T extends { createTime: string; id: string }>(a: T, b: T): number {

@@ -1,13 +1,16 @@
 // Rule: each provider that signs in without a consent page connects through generate connection with the credential
 // kind of its scheme (an API key, basic, an API key as basic, client credentials, custom inputs): 201, `created`,
 // then `working` once the verify delay has passed. Broken on purpose once: verdictOf answering `created`, and the
-// catalog's insightly without apiKeyAsBasic (its empty password refused).
+// catalog's insightly without apiKeyAsBasic (its empty password refused); the one-per-group lookup ignoring the
+// group; the workspace set whether given or not; the limit's check dropped and made `>`;
+// oauth-update not refusing a credential provider.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { LIMITS } from '../../../src/emulator/limits.js';
 import { CREDENTIALS, credentialSuite, DELAY, SCHEMES } from '../helpers/credential-connections.js';
 
 describe('generate connection: each scheme creates and verifies', () => {
-  const { clock, api, generate, read } = credentialSuite();
+  const { clock, started, api, generate, read } = credentialSuite();
 
   for (const [provider, credential] of Object.entries(CREDENTIALS)) {
     it(`${provider}: 201 created, then working after the verify delay`, async () => {
@@ -76,16 +79,66 @@ describe('generate connection: each scheme creates and verifies', () => {
     assert.equal((await read(first.id, '?includeCreds=true')).apiKey, 'k2');
   });
 
+  it('another group, or another provider for the same group, is another connection', async () => {
+    const first = await (await generate({ provider: 'apollo', groupRef: 'one', apiKey: 'k1' })).json();
+    const second = await (await generate({ provider: 'apollo', groupRef: 'two', apiKey: 'k2' })).json();
+    const other = await (await generate({ provider: 'cloudtalk', groupRef: 'one', ...CREDENTIALS.cloudtalk })).json();
+    assert.equal(new Set([first.id, second.id, other.id]).size, 3);
+    for (const made of [first, second, other]) assert.match(made.id, /^conn_[0-9a-f]{12}$/);
+    assert.equal((await read(first.id, '?includeCreds=true')).apiKey, 'k1');
+  });
+
+  it('keeps the workspace and metadata given, and those a later generate does not give', async () => {
+    const metadata = { region: { value: 'eu', source: 'input' } };
+    const body = { provider: 'apollo', groupRef: 'workspace', apiKey: 'k1' };
+    const made = await (await generate({ ...body, providerWorkspaceRef: 'acme', providerMetadata: metadata })).json();
+    assert.deepEqual([made.providerWorkspaceRef, made.providerMetadata], ['acme', metadata]);
+    const again = await (await generate({ ...body, apiKey: 'k2' })).json();
+    assert.deepEqual([again.id, again.providerWorkspaceRef, again.providerMetadata], [made.id, 'acme', metadata]);
+  });
+
+  it("refuses a new connection past the emulator's most (429), while one it holds may still change", async () => {
+    const state = started.emulator.state;
+    const kept = state.connections.length;
+    const seed = state.connections[0];
+    await generate({ provider: 'apollo', groupRef: 'at-the-most', apiKey: 'k1' });
+    try {
+      while (state.connections.length < LIMITS.connections) {
+        state.connections.push({ ...seed, id: `conn_fill_${state.connections.length}` });
+      }
+      const refused = await generate({ provider: 'apollo', groupRef: 'one-too-many', apiKey: 'k' });
+      assert.equal(refused.status, 429);
+      assert.equal(
+        (await refused.json()).detail,
+        `the emulator holds ${LIMITS.connections} connections, its most; delete some first`,
+      );
+      assert.equal(state.connections.length, LIMITS.connections);
+      const changed = await generate({ provider: 'apollo', groupRef: 'at-the-most', apiKey: 'k2' });
+      assert.equal(changed.status, 201);
+    } finally {
+      state.connections.splice(kept + 1);
+    }
+  });
+
   it('refuses oauth-connect for a provider that signs in with credentials: 400 naming provider', async () => {
     const response = await api('/oauth-connect', {
       body: { projectId: 'demo', provider: 'apollo', groupRef: 'g', consumerRef: 'c' },
     });
     assert.equal(response.status, 400);
     const problem = await response.json();
+    const detail =
+      'Apollo signs in with credentials, not on a consent page: use generate connection ' +
+      '(POST /projects/{projectIdOrName}/connections:generate)';
     assert.deepEqual(
-      problem.issues.map((i: { name: string }) => i.name),
-      ['provider'],
+      [problem.detail, problem.issues],
+      [detail, [{ detail, in: 'body', name: 'provider', value: 'apollo' }]],
     );
-    assert.match(problem.detail, /generate connection/);
+  });
+
+  it('refuses oauth-update of a connection made with credentials: the same 400', async () => {
+    const made = await (await generate({ provider: 'apollo', groupRef: 'no-consent', apiKey: 'k' })).json();
+    const response = await api(`/projects/demo/connections/${made.id}:oauth-update`, { method: 'PATCH' });
+    assert.equal(response.status, 400);
+    assert.match((await response.json()).detail, /^Apollo signs in with credentials, not on a consent page/);
   });
 });
