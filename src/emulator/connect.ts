@@ -3,7 +3,7 @@
 import type { ProblemIssue } from '../shared/types.js';
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { startConsent } from './consent.js';
-import { PROBLEM_TYPES, type Handler } from './context.js';
+import { PROBLEM_TYPES, refusal, type Handler } from './context.js';
 import { catalogProvider, findConnection, findProject } from './lookup.js';
 import { findProvider, PROVIDERS, signsInByConsent, type CatalogEntry } from './providers.js';
 
@@ -76,14 +76,7 @@ export const oauthConnect: Handler<'oauthConnect'> = (ctx) => {
   const provider = knownProvider(body.provider);
   refuseCredentialProvider(provider);
   const missing = missingInputs(provider, body);
-  if (missing.length > 0) {
-    throw invalidRequest(
-      missing.length === 1
-        ? `${provider.displayName}: ${missing[0].detail}`
-        : `${provider.displayName}: ${missing.length} problems: ${missing.map((i) => i.detail).join('; ')}`,
-      missing,
-    );
-  }
+  if (missing.length > 0) throw refusal(missing, `${provider.displayName}: `);
   if (body.providerAppId !== undefined) {
     const app = ctx.state.providerApps.find((a) => a.id === body.providerAppId && a.projectId === project.id);
     if (!app || app.provider !== provider.name) {

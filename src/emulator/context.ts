@@ -1,7 +1,10 @@
 // What the emulator's operations and consent pages share: the state, the
 // clock and where the emulator is reached (Env); what an operation gets and
-// returns (OperationContext, OperationResult); the emulator's problem types.
+// returns (OperationContext, OperationResult); the emulator's problem types,
+// and the 400 an operation refuses a request's issues with.
 import type { operations as Spec } from '../shared/schema.js';
+import type { ProblemIssue } from '../shared/types.js';
+import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import type { Principal } from './auth.js';
 import type { EmulatorState } from './state.js';
 
@@ -9,6 +12,16 @@ export const PROBLEM_TYPES = {
   conflict: 'urn:connect-provider:problem:conflict',
   unknownProvider: 'urn:connect-provider:problem:unknown-provider',
 } as const;
+
+/**
+ * The 400 refusing a request for `issues` (one or more), each naming its field: the detail is the one issue's, or
+ * "N problems: a; b", after `lead` (the provider's name, say).
+ */
+export function refusal(issues: ProblemIssue[], lead = ''): HttpProblem {
+  const details = issues.map((i) => i.detail);
+  const detail = issues.length === 1 ? details[0] : `${issues.length} problems: ${details.join('; ')}`;
+  return invalidRequest(`${lead}${detail}`, issues);
+}
 
 /** What operations and consent pages share: the state, the clock and where the emulator is reached. */
 export interface Env {

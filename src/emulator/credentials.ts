@@ -15,7 +15,7 @@ import type {
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { knownProvider, missingInputs } from './connect.js';
 import { settleConnection } from './connections.js';
-import type { Env, Handler } from './context.js';
+import { refusal, type Env, type Handler } from './context.js';
 import { LIMITS } from './limits.js';
 import { catalogProvider, findConnection, findProject } from './lookup.js';
 import {
@@ -150,12 +150,7 @@ export function checkedCredentials(
   if (issues.length === 0 && expected && given.includes(expected)) {
     issues.push(...valueIssues(provider, expected, body[expected], prefix));
   }
-  if (issues.length > 0) {
-    throw invalidRequest(
-      issues.length === 1 ? issues[0].detail : `${issues.length} problems: ${issues.map((i) => i.detail).join('; ')}`,
-      issues,
-    );
-  }
+  if (issues.length > 0) throw refusal(issues);
   return expected && given.includes(expected) ? { [expected]: structuredClone(body[expected]) } : {};
 }
 
@@ -189,8 +184,7 @@ export const generateConnection: Handler<'generateConnection'> = (ctx) => {
   }
   const credentials = checkedCredentials(provider, record, given, '');
   const missing = missingInputs(provider, body);
-  if (missing.length > 0)
-    throw invalidRequest(`${provider.displayName}: ${missing.map((i) => i.detail).join('; ')}`, missing);
+  if (missing.length > 0) throw refusal(missing, `${provider.displayName}: `);
   const now = ctx.now.toISOString();
   // One connection per project, provider and group, as with consent: generating again changes that connection.
   let connection = ctx.state.connections.find(
