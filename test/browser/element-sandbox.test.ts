@@ -5,7 +5,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { resetMouse, sendMouse } from '@web/test-runner-commands';
 import type { ConnectProvider } from '../../src/index.js';
-import { signInFreshGroup } from './helpers.js';
+import { ready, signInFreshGroup } from './helpers.js';
 
 /** A real click at the middle of an element inside the frame. */
 async function clickIn(frame: HTMLIFrameElement, target: Element): Promise<void> {
@@ -36,7 +36,9 @@ describe('<connect-provider> in a sandboxed iframe without allow-popups', () => 
         timeout: 8000,
       });
       const el = win.document.querySelector('connect-provider') as ConnectProvider;
-      await el.updateComplete;
+      // As a person would click: once the button is no longer neutral (a click while the connection is read does
+      // nothing, and under load the read can outlast the first render).
+      await ready(el);
       const seen: string[] = [];
       win.console.warn = (...args: unknown[]) => void seen.push(args.join(' '));
       const events: string[] = [];
