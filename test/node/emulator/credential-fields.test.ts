@@ -5,7 +5,7 @@
 // catalog has no password-grant provider, no select input and no provider without its options, so these rules
 // are held here on providers made for the test. Broken on purpose once each: the password grant's list emptied,
 // the select check dropped, `?? 'username'` made `&& 'username'`, the kind check and the value check run together
-// (issues.length === 0 dropped), and stringsIn reading null as an object.
+// (issues.length === 0 dropped), stringsIn reading null as an object, and the password grant's words emptied.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HttpProblem } from '../../../src/http/http-problem.js';
@@ -51,6 +51,15 @@ describe('the fields each credential kind requires, whatever the catalog holds',
     assert.deepEqual(refused(passwordGrant, { oauth2PasswordCredentials: { ...all, clientSecret: ' ' } }), [
       'oauth2PasswordCredentials.clientSecret',
     ]);
+    try {
+      checkedCredentials(passwordGrant, { apiKey: 'k' }, ['apiKey'], '');
+      assert.fail('not refused');
+    } catch (error) {
+      assert.equal(
+        (error as HttpProblem).init.detail,
+        'apiKey is not taken: Made signs in with a username, password, client ID and secret (oauth2PasswordCredentials)',
+      );
+    }
   });
 
   it('basic: both fields without basicOpts; with apiKeyAsBasic only the field it names, the username by default', () => {

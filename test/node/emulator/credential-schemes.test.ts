@@ -2,7 +2,7 @@
 // kind of its scheme (an API key, basic, an API key as basic, client credentials, custom inputs): 201, `created`,
 // then `working` once the verify delay has passed. Broken on purpose once: verdictOf answering `created`, and the
 // catalog's insightly without apiKeyAsBasic (its empty password refused); the one-per-group lookup ignoring the
-// group; the workspace set whether given or not; the limit's check dropped and made `>`;
+// group or the project; the workspace set whether given or not; the limit's check dropped and made `>`;
 // oauth-update not refusing a credential provider.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,6 +86,15 @@ describe('generate connection: each scheme creates and verifies', () => {
     assert.equal(new Set([first.id, second.id, other.id]).size, 3);
     for (const made of [first, second, other]) assert.match(made.id, /^conn_[0-9a-f]{12}$/);
     assert.equal((await read(first.id, '?includeCreds=true')).apiKey, 'k1');
+    // The same provider and group in another project: another connection.
+    const project = await api('/projects', { body: { name: 'other-project', appName: 'Other', orgId: 'org_demo' } });
+    assert.equal(project.status, 201);
+    const elsewhere = await api('/projects/other-project/connections:generate', {
+      body: { provider: 'apollo', groupRef: 'one', consumerRef: 'c', apiKey: 'k3' },
+    });
+    assert.equal(elsewhere.status, 201);
+    assert.notEqual((await elsewhere.json()).id, first.id);
+    assert.equal((await read(first.id, '?includeCreds=true')).apiKey, 'k1', 'the first project keeps its key');
   });
 
   it('keeps the workspace and metadata given, and those a later generate does not give', async () => {

@@ -60,8 +60,14 @@ describe('update connection: the updateMask rule', () => {
       { detail: 'connection.apiKey is named in updateMask: give its new value', in: 'body', name: 'connection.apiKey' },
     ]);
     assert.equal((await read(id, '?includeCreds=true')).apiKey, 'first-key', 'nothing changed');
-    const workspace = await update(id, { updateMask: ['providerWorkspaceRef'], connection: {} });
-    assert.deepEqual(await issueNames(workspace), ['connection.providerWorkspaceRef']);
+    const both = await update(id, { updateMask: ['apiKey', 'providerWorkspaceRef'], connection: {} });
+    assert.equal(both.status, 400);
+    const named = await both.json();
+    assert.equal(named.detail, 'updateMask names apiKey, providerWorkspaceRef, which connection does not hold');
+    assert.deepEqual(
+      named.issues.map((i: { name: string }) => i.name),
+      ['connection.apiKey', 'connection.providerWorkspaceRef'],
+    );
   });
 
   it('keeps the workspace and metadata a credential update does not name; a workspace change alone is dated', async () => {
