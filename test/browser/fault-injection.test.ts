@@ -21,6 +21,7 @@ import {
   answerConsent,
   ended,
   held,
+  ready,
   signInFreshGroup,
   userClick,
   watch,
@@ -88,8 +89,8 @@ const outcomeOf = (e: Recorded) =>
       : e.type;
 
 /**
- * Types a credential into the element's form once its provider's info showed it (the faulty backend may fail that
- * read: then there is no form, and the click goes the popup way, which the backend refuses for such a provider).
+ * Types a credential into the element's form once its provider's info showed it. The faulty backend may fail that
+ * read: then there is no form yet, and a click reads the info again before it starts (see the click loop).
  */
 async function fillForm(el: ConnectProvider, kind: 'good' | 'invalid') {
   try {
@@ -174,11 +175,18 @@ describe(`<connect-provider> under fault injection (${seeds.length} seeded runs 
           runs.push(run);
         }
         for (const run of runs) {
-          if (run.form) await fillForm(run.el, run.action === 'allow_bad_credentials' ? 'invalid' : 'good');
+          const credential = run.action === 'allow_bad_credentials' ? 'invalid' : 'good';
+          if (run.form) await fillForm(run.el, credential);
           clicking = run.el;
           await userClick(run.el);
-          // WebKit's driver sometimes drops a click while another flow's popup opens: a user clicks again.
-          if (!run.w.types().includes('connect-start')) await userClick(run.el);
+          if (!run.w.types().includes('connect-start')) {
+            // No flow started: WebKit's driver sometimes drops a click while another flow's popup opens, or the
+            // provider's info had failed, the click read it again, and the form it then showed was empty (an
+            // empty input stops a flow before any event). A person waits for the button, types, clicks again.
+            await ready(run.el);
+            if (run.form) await fillForm(run.el, credential);
+            if (!run.w.types().includes('connect-start')) await userClick(run.el);
+          }
         }
         clicking = undefined;
         // Some runs go offline for a moment while their flows run: navigator.onLine reads false, `offline` fires and
