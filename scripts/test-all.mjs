@@ -157,9 +157,29 @@ function nodeTestStep(name, script, limitMs, { alongside = false } = {}) {
       const passed = Number(/^\S* ?pass (\d+)$/m.exec(output)?.[1] ?? 0);
       const failed = Number(/^\S* ?fail (\d+)$/m.exec(output)?.[1] ?? 0);
       // A crash before the summary, or a stop at the time limit, still counts as a failure.
-      return { passed, failed: (code !== 0 || timedOut) && failed === 0 ? 1 : failed, timedOut };
+      return {
+        passed,
+        failed: (code !== 0 || timedOut) && failed === 0 ? 1 : failed,
+        timedOut,
+        failures: failingTests(output),
+      };
     },
   };
+}
+
+/** The tests the spec reporter lists under "failing tests:" at the end of its output, each with where it is. */
+function failingTests(output) {
+  const start = output.lastIndexOf('failing tests:');
+  if (start === -1) return [];
+  const names = [];
+  let where = '';
+  for (const line of output.slice(start).split('\n').slice(1)) {
+    const at = /^test at (\S+)/.exec(line);
+    if (at) where = at[1];
+    const name = /^✖ (.*?)(?: \([\d.]+ms\))?$/.exec(line)?.[1];
+    if (name !== undefined) names.push(where ? `${where} > ${name}` : name);
+  }
+  return names;
 }
 
 /** A command that passes or fails as one check. */
@@ -212,7 +232,7 @@ if (!only || only === 'browser') {
         env: { WTR_SUMMARY_FILE: file },
         limitMs: 20 * MINUTE,
       });
-      let totals = { passed: 0, failed: 0 };
+      let totals = { passed: 0, failed: 0, failures: [] };
       try {
         totals = JSON.parse(readFileSync(file, 'utf8'));
       } catch {
@@ -222,6 +242,7 @@ if (!only || only === 'browser') {
         passed: totals.passed,
         failed: (code !== 0 || timedOut) && totals.failed === 0 ? 1 : totals.failed,
         timedOut,
+        failures: totals.failures ?? [],
       };
     },
   });
@@ -302,9 +323,11 @@ async function runSteps(list, summary) {
     passed += result.passed;
     failed += result.failed;
     const seconds = Math.round((Date.now() - started) / 1000);
+    // Each failed test by name under its step's line (at most 20), so the end of a long log says what failed.
+    const failures = (result.failures ?? []).slice(0, 20).map((name) => `\n#   failed: ${name}`);
     summary.set(
       step,
-      `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''}${step.alongside ? ', beside the browser tests' : ''})`,
+      `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''}${step.alongside ? ', beside the browser tests' : ''})${failures.join('')}`,
     );
   }
 }
