@@ -3,7 +3,7 @@
 // only the Host header still carries the page's name. With the default API key (public knowledge) the emulator
 // therefore answers loopback names only, and the names given on purpose (allowedHosts, publicUrl's host).
 import { HttpProblem } from '../http/http-problem.js';
-import { isLoopbackHost } from '../shared/url.js';
+import { isLoopbackHost, parseUrl } from '../shared/url.js';
 
 /** The Host names answered: any, or loopback names and `names`. */
 export interface HostPolicy {
@@ -13,20 +13,15 @@ export interface HostPolicy {
 
 /** A host name as a URL's `hostname` holds it: lower case, IPv6 in brackets, no trailing dot. */
 function normalized(name: string): string {
-  const bare = name.trim().toLowerCase();
-  const bracketed = bare.includes(':') && !bare.startsWith('[') ? `[${bare}]` : bare;
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(`http://${bracketed}/`);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || parsed.host !== parsed.hostname || parsed.hostname === '' || !/^[\w.\-[\]:]+$/.test(bare)) {
+  const bare = name.trim();
+  const parsed = parseUrl(`http://${bare.includes(':') && !bare.startsWith('[') ? `[${bare}]` : bare}/`);
+  const hostname = parsed?.hostname.replace(/\.$/, '');
+  if (!hostname || parsed?.host !== parsed?.hostname || !/^[\w.\-[\]:]+$/.test(bare)) {
     throw new TypeError(
       `connect-provider emulator: allowed host ${JSON.stringify(name)} is not a host name or address (no scheme, port or path)`,
     );
   }
-  return parsed.hostname.replace(/\.$/, '');
+  return hostname;
 }
 
 /**
@@ -38,27 +33,26 @@ export function hostPolicy(
   defaultKey: boolean,
   publicUrl: string | undefined,
 ): HostPolicy {
-  const list = allowed === '*' ? ['*'] : (allowed ?? []);
+  const list = [allowed ?? []].flat();
   if (list.includes('*') || (allowed === undefined && !defaultKey)) return { any: true, names: new Set() };
   const names = new Set(list.map(normalized));
   if (publicUrl !== undefined) names.add(normalized(new URL(publicUrl).hostname));
   return { any: false, names };
 }
 
-/** Refuses, with a 403 problem, a request whose Host (its URL's host) the policy does not answer. */
+/**
+ * Refuses, with a 403 problem, a request whose Host (its URL's host) the policy does not answer. The Host is at most
+ * 255 characters of a plain host[:port] by then (http/host.ts), so the detail can name it whole.
+ */
 export function checkHost(request: Request, policy: HostPolicy): void {
   if (policy.any) return;
-  let hostname: string;
-  try {
-    hostname = new URL(request.url).hostname.toLowerCase().replace(/\.$/, '');
-  } catch {
-    return; // no URL: refused as such by the route
-  }
+  const hostname = parseUrl(request.url)?.hostname.replace(/\.$/, '');
+  if (hostname === undefined) return; // no URL: refused as such by the route
   if (isLoopbackHost(hostname) || policy.names.has(hostname)) return;
   throw new HttpProblem({
     status: 403,
     detail:
-      `the Host ${hostname.slice(0, 255)} is not a loopback name: with the default API key the emulator answers ` +
+      `the Host ${hostname} is not a loopback name: with the default API key the emulator answers ` +
       'only localhost, *.localhost, 127.x.x.x and [::1], so that no web page reaches it by DNS rebinding; to serve ' +
       'it under another name on purpose, pass --allowed-host NAME (allowedHosts in code) or --public-url',
   });

@@ -122,8 +122,42 @@ describe('the emulator and DNS rebinding', () => {
     });
   });
 
+  it('reads an allowed name as a URL holds it: spaces around it, capitals, a trailing dot, IPv6 with or without brackets', async () => {
+    await withEmulator({ allowedHosts: [' Emulator.LAN. ', '[fd00::1]', 'FD00::2'] }, async (started) => {
+      const port = portOf(started);
+      for (const host of [`emulator.lan:${port}`, `EMULATOR.lan.:${port}`, `[fd00::1]:${port}`, `[fd00::2]:${port}`]) {
+        const answer = await send(started, host, 'GET', '/v1/projects/demo');
+        assert.equal(answer.status, 200, `${host}: ${answer.body}`);
+      }
+      assert.equal((await send(started, `[fd00::3]:${port}`, 'GET', '/v1/projects/demo')).status, 403);
+    });
+  });
+
+  it('answers only the names listed when a key of its own comes with allowedHosts', async () => {
+    const apiKey = 'a-key-of-my-own-7Rt';
+    await withEmulator({ apiKey, allowedHosts: ['emulator.lan'] }, async (started) => {
+      const headers = { 'x-api-key': apiKey };
+      assert.equal((await send(started, 'emulator.lan', 'GET', '/v1/projects/demo', headers)).status, 200);
+      assert.equal((await send(started, 'attacker.example', 'GET', '/v1/projects/demo', headers)).status, 403);
+    });
+  });
+
+  it('names the refused Host, and the options that would allow it', async () => {
+    await withEmulator({}, async (started) => {
+      const answer = await send(started, `Attacker.Example.:${portOf(started)}`, 'GET', '/v1/projects/demo');
+      assert.equal(answer.status, 403, answer.body);
+      const { detail } = JSON.parse(answer.body) as { detail: string };
+      assert.equal(
+        detail,
+        'the Host attacker.example is not a loopback name: with the default API key the emulator answers only ' +
+          'localhost, *.localhost, 127.x.x.x and [::1], so that no web page reaches it by DNS rebinding; to serve it ' +
+          'under another name on purpose, pass --allowed-host NAME (allowedHosts in code) or --public-url',
+      );
+    });
+  });
+
   it('refuses an allowed host that is no plain name or address', () => {
-    for (const name of ['http://x.example', 'x.example:80', 'x.example/path', '', 'a b']) {
+    for (const name of ['http://x.example', 'x.example:80', '[fd00::1]:8080', 'x.example/path', '', ' ', '.', 'a b']) {
       assert.throws(() => createEmulator({ allowedHosts: [name] }), /is not a host name or address/, name);
     }
   });
