@@ -5,8 +5,6 @@ import { HttpProblem } from '../http/http-problem.js';
 import { signJwt, verifyJwt, type TokenClaims } from './jwt.js';
 import type { OperationInfo } from './openapi.js';
 
-export type Principal = { kind: 'apiKey' } | { kind: 'bearer'; claims: TokenClaims } | { kind: 'anonymous' };
-
 export interface TokenRequest {
   sub?: string;
   org?: string;
@@ -15,8 +13,11 @@ export interface TokenRequest {
 
 export interface Auth {
   issueToken(claims?: TokenRequest): string;
-  /** The caller of an operation, or a 401 problem. */
-  authenticate(request: Request, op: OperationInfo): Principal;
+  /**
+   * Checks the caller of an operation (a 401 problem when it may not call it): the claims of the Bearer JWT it sent,
+   * or undefined for the API key or a public operation, which no org binds.
+   */
+  authenticate(request: Request, op: OperationInfo): TokenClaims | undefined;
 }
 
 function digest(text: string): Buffer {
@@ -47,19 +48,19 @@ export function createAuth(options: { apiKey: string; secret: string; now: () =>
     return signJwt(full, secret);
   }
 
-  function authenticate(request: Request, op: OperationInfo): Principal {
+  function authenticate(request: Request, op: OperationInfo): TokenClaims | undefined {
     // A public operation does not look at credentials at all.
-    if (!op.apiKey && !op.bearer) return { kind: 'anonymous' };
+    if (!op.apiKey && !op.bearer) return undefined;
     const key = request.headers.get('x-api-key');
     if (key !== null) {
       if (!op.apiKey)
         throw new HttpProblem({ status: 401, detail: `${op.operationId} accepts only a Bearer JWT, not an API key` });
       if (!sameKey(key, apiKeyDigest))
         throw new HttpProblem({ status: 401, detail: 'the X-Api-Key header does not carry a valid API key' });
-      return { kind: 'apiKey' };
+      return undefined;
     }
     const authorization = request.headers.get('authorization');
-    const bearer = authorization && /^Bearer\s+(.+)$/i.exec(authorization)?.[1];
+    const bearer = authorization && /^Bearer\s+(.+?)\s*$/i.exec(authorization)?.[1];
     if (!bearer) {
       const detail = op.bearer
         ? 'send an API key in X-Api-Key or a Bearer JWT in Authorization'
@@ -72,13 +73,13 @@ export function createAuth(options: { apiKey: string; secret: string; now: () =>
         detail: `${op.operationId} accepts only an API key in X-Api-Key, not a Bearer token`,
       });
     }
-    const verified = verifyJwt(bearer.trim(), secret, now().getTime());
+    const verified = verifyJwt(bearer, secret, now().getTime());
     if ('error' in verified)
       throw new HttpProblem(
         { status: 401, detail: verified.error },
         { 'www-authenticate': 'Bearer error="invalid_token"' },
       );
-    return { kind: 'bearer', claims: verified.claims };
+    return verified.claims;
   }
 
   return { issueToken, authenticate };

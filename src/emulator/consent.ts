@@ -83,7 +83,8 @@ export function givenDetails(
   if (workspace !== undefined && workspace !== '') rows.push(['Workspace', workspace]);
   for (const [key, item] of Object.entries(metadata ?? {})) {
     const input = provider.inputs?.find((i) => i.name === key);
-    const value = item !== null && typeof item === 'object' ? (item as Record<string, unknown>).value : undefined;
+    // A primitive has no own `value` (5?.value is undefined); null is the one item it cannot be read from.
+    const value = (item as { value?: unknown } | null)?.value;
     rows.push([input?.displayName ?? key, typeof value === 'string' ? value : JSON.stringify(item)]);
   }
   return rows;
@@ -96,9 +97,8 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
     if (session.decision) return seeOther(`/oauth/callback?session=${encodeURIComponent(id)}`);
     const project = env.state.projects.find((p) => p.id === session.projectId);
     const provider = catalogProvider(session.provider);
-    // An update keeps the connection's workspace and metadata: the page shows those.
-    const connection =
-      session.mode === 'update' ? env.state.connections.find((c) => c.id === session.connectionId) : undefined;
+    // An update keeps the connection's workspace and metadata: the page shows those (a create names no connection).
+    const connection = env.state.connections.find((c) => c.id === session.connectionId);
     return consentPage({
       sessionId: session.id,
       mode: session.mode,
@@ -117,7 +117,7 @@ export async function handleConsent(env: Env, request: Request, id: string): Pro
     });
   }
   if (request.method !== 'POST') throw methodNotAllowed(request.method, 'GET, POST');
-  const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  const type = request.headers.get('content-type')?.split(';')[0].trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') {
     throw new HttpProblem({ status: 415, detail: 'the consent form posts application/x-www-form-urlencoded' });
   }

@@ -5,7 +5,7 @@
 import type { operations as Spec } from '../shared/schema.js';
 import type { ProblemIssue } from '../shared/types.js';
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
-import type { Principal } from './auth.js';
+import type { TokenClaims } from './jwt.js';
 import type { EmulatorState } from './state.js';
 
 export const PROBLEM_TYPES = {
@@ -59,7 +59,8 @@ export type OperationResult<K extends OperationId> = {
 
 /** What a handler of operation K gets: the request already routed, authenticated and validated. */
 export interface OperationContext<K extends OperationId> extends Env {
-  principal: Principal;
+  /** The claims of the Bearer JWT the call sent; undefined for the API key or a public operation. */
+  bearer: TokenClaims | undefined;
   path: NonNullable<Params<K>['path']>;
   query: NonNullable<Params<K>['query']>;
   body: Spec[K]['requestBody'] extends { content: { 'application/json': infer B } } ? B : undefined;

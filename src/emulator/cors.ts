@@ -40,9 +40,8 @@ const PREFLIGHT_MAX_AGE_S = '600';
  */
 export function corsPolicy(origins: readonly string[] | '*' | undefined, defaultKey: boolean): CorsPolicy {
   if (origins === undefined) return defaultKey ? { origins: 'loopback', privateNetwork: false } : ANY;
-  if (origins === '*') return ANY;
   const out = new Set<string>();
-  for (const origin of origins) {
+  for (const origin of [origins].flat()) {
     if (origin === '*') return ANY;
     const parsed = parseUrl(origin);
     if (!parsed) {

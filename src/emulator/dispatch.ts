@@ -103,7 +103,7 @@ const STORING: ReadonlySet<OperationId> = new Set<OperationId>([
 export function createDispatch({ contract, auth, bodyLimit, bodyDeadlineMs, urlFormat }: DispatchOptions): Dispatch {
   return async function dispatch(request, subPath, server, env) {
     const { op, params: pathParams } = findOperation(contract.operations, request, subPath, server);
-    const principal = auth.authenticate(request, op);
+    const bearer = auth.authenticate(request, op);
     const operationId = op.operationId as OperationId;
     let body: unknown;
     if (op.hasBody) {
@@ -131,7 +131,7 @@ export function createDispatch({ contract, auth, bodyLimit, bodyDeadlineMs, urlF
     const handler = handlers[operationId] as (ctx: OperationContext<OperationId>) => AnyOperationResult;
     const context = {
       ...env(),
-      principal,
+      bearer,
       path: params.path,
       query: params.query,
       body,

@@ -1,8 +1,9 @@
 // What the operations look up in the state, and the problems they answer
-// when it is not there (404), not theirs (403) or in the way (409).
+// when it is not there (404), not theirs (403), in the way (409) or names a
+// provider that has left the catalog (400).
 import type { Project } from '../shared/types.js';
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
-import type { Principal } from './auth.js';
+import type { TokenClaims } from './jwt.js';
 import { PROBLEM_TYPES } from './context.js';
 import { findProvider, type CatalogEntry } from './providers.js';
 import type { EmulatorState, StoredConnection } from './state.js';
@@ -21,14 +22,14 @@ export function conflict(detail: string, context?: Record<string, unknown>): Htt
   });
 }
 
-export function forbidIfOtherOrg(ctx: { principal: Principal }, orgId: string): void {
-  if (ctx.principal.kind === 'bearer' && ctx.principal.claims.org !== orgId) {
-    throw new HttpProblem({ status: 403, detail: `the Bearer token may act for org ${ctx.principal.claims.org} only` });
+export function forbidIfOtherOrg(ctx: { bearer: TokenClaims | undefined }, orgId: string): void {
+  if (ctx.bearer && ctx.bearer.org !== orgId) {
+    throw new HttpProblem({ status: 403, detail: `the Bearer token may act for org ${ctx.bearer.org} only` });
   }
 }
 
 /** Finds a project by ID or (case-insensitive) name; 404 when none, 403 for another org's Bearer token. */
-export function findProject(ctx: { state: EmulatorState; principal: Principal }, idOrName: string): Project {
+export function findProject(ctx: { state: EmulatorState; bearer: TokenClaims | undefined }, idOrName: string): Project {
   const lower = idOrName.toLowerCase();
   const project = ctx.state.projects.find((p) => p.id === idOrName || p.name === lower);
   if (!project) throw notFound(`no project ${idOrName}`);

@@ -281,6 +281,14 @@ describe('emulator auth of an operation that takes only a Bearer JWT', () => {
     const request = new Request('http://emulator.test/v1/x', {
       headers: { authorization: `Bearer ${jwt(HS256, CLAIMS)}` },
     });
-    assert.equal(auth.authenticate(request, bearerOnly).kind, 'bearer');
+    assert.deepEqual(auth.authenticate(request, bearerOnly), CLAIMS);
+  });
+
+  it('binds no org to the API key or to a public operation', () => {
+    const both = { operationId: 'bothOperation', apiKey: true, bearer: true } as OperationInfo;
+    const open = { operationId: 'publicOperation', apiKey: false, bearer: false } as OperationInfo;
+    const withKey = new Request('http://emulator.test/v1/x', { headers: { 'x-api-key': 'dev-api-key' } });
+    assert.equal(auth.authenticate(withKey, both), undefined);
+    assert.equal(auth.authenticate(new Request('http://emulator.test/v1/x'), open), undefined);
   });
 });

@@ -267,6 +267,13 @@ describe('emulator consent links and the connections they make', () => {
       const url = await connect({ provider: 'notion', groupRef: 'form-type' });
       assert.equal((await decide(url, 'allow', 'text/plain')).status, 415);
       assert.equal((await decide(url, 'allow', 'application/json')).status, 415);
+      // Bytes give a fetch no content type of its own: a form posted with none is refused as well.
+      const untyped = await fetch(url, {
+        method: 'POST',
+        body: new TextEncoder().encode('decision=allow'),
+        redirect: 'manual',
+      });
+      assert.equal(untyped.status, 415);
       const post = await decide(url, 'allow', ' Application/X-WWW-Form-URLEncoded ; charset=UTF-8');
       assert.equal(post.status, 303);
     });

@@ -93,11 +93,12 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
     return new URL((await response.json()) as string).pathname;
   };
 
-  it('takes room for the connection an Allow on a consent page makes: a 429 when full, the link still pending', async () => {
+  it('takes room for the connection an Allow on a consent page makes: a 429 when full, the link still pending; a Deny takes none', async () => {
     const file = join(dir, 'allow.json');
     const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
     try {
       const link = await consentLink(emulator, 0);
+      const declined = await consentLink(emulator, 1);
       await fill((i) => call(emulator, 'POST', '/v1/projects/demo/connections:generate', costlyConnection(i)));
       await fill((i) =>
         call(emulator, 'POST', '/v1/projects', {
@@ -106,14 +107,18 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
           orgId: 'org_demo',
         }),
       );
-      const allow = () =>
+      const decide = (on: string, decision: string) =>
         emulator.handle(
-          new Request(`http://127.0.0.1${link}`, {
+          new Request(`http://127.0.0.1${on}`, {
             method: 'POST',
             headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-            body: 'decision=allow',
+            body: `decision=${decision}`,
           }),
         );
+      const allow = () => decide(link, 'allow');
+      // Saying no stores nothing new: a full file never keeps a user from it.
+      const deny = await decide(declined, 'deny');
+      assert.equal(deny.status, 303, await deny.clone().text());
       const refused = await allow();
       assert.equal(refused.status, 429, await refused.clone().text());
       assert.match(((await refused.json()) as { detail: string }).detail, /delete some connections first$/);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { createEmulator, type Emulator, type ListenInfo } from '../../../src/emulator/index.js';
-import { jsonFits, LIMITS } from '../../../src/emulator/limits.js';
+import { jsonFits, limitIssues, LIMITS, storedBytesBound } from '../../../src/emulator/limits.js';
+import { CREDENTIALS, credentialSuite } from '../helpers/credential-connections.js';
 import { contractFetch, type ContractFetch } from '../helpers/contract.js';
 import { decide } from '../helpers/consent.js';
 import {
@@ -494,6 +495,82 @@ describe('emulator bounds, exactly', () => {
         assert.deepEqual(problem.issues, [{ detail, in: 'body', name }], why);
       }
     });
+  });
+});
+
+describe('limits.ts: providerMetadata bounded wherever a request carries it', () => {
+  const { generate, update } = credentialSuite();
+  const tooDeep = nested(LIMITS.metadataDepth + 1);
+  const tooLarge = { blob: 'x'.repeat(LIMITS.metadataBytes) };
+
+  it('refuses it too deep or too large in generate connection, naming providerMetadata', async () => {
+    for (const [metadata, detail] of [
+      [tooDeep, 'providerMetadata is nested deeper than 8 levels'],
+      [tooLarge, 'providerMetadata is larger than 4096 bytes as JSON'],
+    ] as const) {
+      const response = await generate({
+        provider: 'apollo',
+        groupRef: 'g',
+        ...CREDENTIALS.apollo,
+        providerMetadata: metadata,
+      });
+      const problem = await problemOf(response, 400, detail);
+      assert.deepEqual(problem.issues, [{ detail, in: 'body', name: 'providerMetadata' }]);
+    }
+  });
+
+  it('refuses it too deep or too large in update connection, naming connection.providerMetadata', async () => {
+    const made = await generate({ provider: 'apollo', groupRef: 'bounded', ...CREDENTIALS.apollo });
+    assert.equal(made.status, 201);
+    const { id } = await made.json();
+    for (const [metadata, detail] of [
+      [tooDeep, 'connection.providerMetadata is nested deeper than 8 levels'],
+      [tooLarge, 'connection.providerMetadata is larger than 4096 bytes as JSON'],
+    ] as const) {
+      const response = await update(id, {
+        updateMask: ['providerMetadata'],
+        connection: { providerMetadata: metadata },
+      });
+      const problem = await problemOf(response, 400, detail);
+      assert.deepEqual(problem.issues, [{ detail, in: 'body', name: 'connection.providerMetadata' }]);
+    }
+  });
+
+  it('takes room for at least what storing a small body adds to the data file, its IDs, times and tokens included', async () => {
+    const file = join(dir, 'room.json');
+    const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
+    try {
+      const bodies: Array<[string, Record<string, unknown>]> = [
+        [
+          '/v1/projects/demo/connections:generate',
+          { provider: 'apollo', groupRef: 'g', consumerRef: 'c', apiKey: 'k' },
+        ],
+        ['/v1/oauth-connect', { projectId: 'demo', provider: 'slack', groupRef: 'g', consumerRef: 'c' }],
+      ];
+      for (const [path, body] of bodies) {
+        await emulator.flush();
+        const before = statSync(file).size;
+        const response = await emulator.handle(
+          new Request(`http://127.0.0.1${path}`, { method: 'POST', headers: JSON_KEY, body: JSON.stringify(body) }),
+        );
+        assert.ok(response.ok, `${path}: ${response.status}`);
+        await emulator.flush();
+        const added = statSync(file).size - before;
+        assert.ok(
+          added <= storedBytesBound(body),
+          `${path}: ${added} bytes added, room taken ${storedBytesBound(body)}`,
+        );
+      }
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('finds nothing to refuse in no body, or a body that is no object', () => {
+    for (const body of [undefined, null, 'text', 7]) {
+      assert.deepEqual(limitIssues('oauthConnect', body), [], String(body));
+      assert.deepEqual(limitIssues('updateConnection', body), [], String(body));
+    }
   });
 });
 
