@@ -5,7 +5,9 @@
 import { writeFileSync } from 'node:fs';
 
 function firstLine(text) {
-  return String(text ?? '').split('\n')[0].slice(0, 200);
+  return String(text ?? '')
+    .split('\n')[0]
+    .slice(0, 200);
 }
 
 function countSuite(suite, totals, where) {
