@@ -8,7 +8,6 @@
 import {
   closeSync,
   linkSync,
-  lstatSync,
   openSync,
   readFileSync,
   readlinkSync,
@@ -38,8 +37,9 @@ function holdLock(lock: string, text: string): void {
   heldLocks.set(lock, text);
 }
 
-function dropLock(lock: string): void {
-  heldLocks.delete(lock);
+/** Stops holding the lock `lock` that wrote `text`: never the entry of another emulator that holds that path now. */
+function dropLock(lock: string, text: string): void {
+  if (heldLocks.get(lock) === text) heldLocks.delete(lock);
   if (heldLocks.size === 0) process.off('exit', releaseHeldLocks);
 }
 
@@ -56,22 +56,22 @@ function removeIfOurs(lock: string, text: string): void {
 
 /**
  * The file a data file's name stands for: symbolic links followed (a link to a link too, and one to a file that does
- * not exist yet); the name itself when it is no link.
+ * not exist yet); the name itself when it is no link. A loop of links (or a chain of more than 40, as the system
+ * itself allows) is refused with EmulatorDataError: there is no file to read or write.
  */
 export function dataFileTarget(file: string): string {
   let path = resolve(file);
-  for (let hops = 0; hops < 40; hops++) {
+  for (let hops = 0; hops <= 40; hops++) {
     let link: string;
     try {
-      if (!lstatSync(path).isSymbolicLink()) return path;
       link = readlinkSync(path);
     } catch {
-      // Missing, or not readable: the name as it is.
+      // No link (EINVAL), missing, or not readable: the name as it is.
       return path;
     }
     path = resolve(dirname(path), link);
   }
-  return path;
+  throw new EmulatorDataError(`the data file ${file} is a loop of symbolic links, or a chain of more than 40`);
 }
 
 /**
@@ -116,8 +116,8 @@ function look(path: string): Seen | undefined {
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+  } catch {
+    // Removed meanwhile (the look at its stats below says so), or not readable: a lock that names no process.
   }
   let stats;
   try {
@@ -263,7 +263,7 @@ export function lockDataFile(file: string): () => void {
   return () => {
     if (released) return;
     released = true;
-    dropLock(lock);
+    dropLock(lock, text);
     removeIfOurs(lock, text);
   };
 }

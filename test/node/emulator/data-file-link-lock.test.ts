@@ -1,9 +1,10 @@
 // One lock per real file, links included: a symbolic link to the data file (or to a link to it, or to a file not
 // written yet) shares the lock of the file it points to, so a second emulator through a link refuses to start; and an
-// emulator started through a link reads and writes the file it points to, leaving the link a link.
+// emulator started through a link reads and writes the file it points to, leaving the link a link. A loop of links,
+// or a chain longer than the system follows (40), is refused: there is no file, and a write must not replace a link.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulator, EmulatorDataError } from '../../../src/emulator/index.js';
@@ -80,5 +81,33 @@ describe('one lock per real data file, links included', () => {
     } finally {
       await again.close();
     }
+  });
+
+  it('refuses a data file that is a loop of symbolic links, and leaves the links as they were', () => {
+    const first = join(dir, 'loop-a.json');
+    const second = join(dir, 'loop-b.json');
+    symlinkSync(second, first);
+    symlinkSync(first, second);
+    assert.throws(
+      () => createEmulator({ dataFile: first }),
+      (error: unknown) =>
+        error instanceof EmulatorDataError &&
+        error.message === `the data file ${first} is a loop of symbolic links, or a chain of more than 40`,
+    );
+    assert.ok(lstatSync(first).isSymbolicLink() && lstatSync(second).isSymbolicLink(), 'both still links');
+  });
+
+  it('follows a chain of 40 links to the data file, and refuses a chain of 41', async () => {
+    const end = join(dir, 'chain-end.json');
+    const name = (i: number) => join(dir, `chain-${i}.json`);
+    // chain-0 -> chain-1 -> ... -> chain-40 -> chain-end.json: 41 links from chain-0, 40 from chain-1.
+    for (let i = 0; i <= 40; i++) symlinkSync(i === 40 ? end : name(i + 1), name(i));
+    const emulator = createEmulator({ dataFile: name(1) });
+    await emulator.close();
+    assert.ok(existsSync(end) && !lstatSync(end).isSymbolicLink(), 'the file at the end of the chain was written');
+    assert.throws(
+      () => createEmulator({ dataFile: name(0) }),
+      /is a loop of symbolic links, or a chain of more than 40$/,
+    );
   });
 });

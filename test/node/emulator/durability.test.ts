@@ -37,7 +37,11 @@ const projectRequest = (name: string) =>
   });
 
 /** Runs `body` with one function of node:fs replaced (as the emulator imports it too), then puts it back. */
-function withFs<K extends 'rmSync' | 'statSync'>(name: K, replacement: (typeof fs)[K], body: () => void): void {
+function withFs<K extends 'rmSync' | 'statSync' | 'linkSync'>(
+  name: K,
+  replacement: (typeof fs)[K],
+  body: () => void,
+): void {
   const original = fs[name];
   fs[name] = replacement;
   syncBuiltinESMExports();
@@ -357,6 +361,66 @@ describe('emulator durability: one emulator per data file', () => {
       assert.throws(() => createEmulator({ dataFile: join(dir, 'linked', 'state.json') }), EmulatorDataError);
     } finally {
       await emulator.close();
+    }
+  });
+
+  it('takes its lock where the file system has no hard links, still one emulator at a time', async () => {
+    for (const code of ['EPERM', 'ENOTSUP', 'ENOSYS', 'EXDEV']) {
+      const file = join(dir, `no-links-${code}.json`);
+      const noLinks = (() => {
+        throw Object.assign(new Error(`${code}: operation not permitted, link`), { code });
+      }) as typeof fs.linkSync;
+      let emulator: ReturnType<typeof createEmulator> | undefined;
+      withFs('linkSync', noLinks, () => {
+        emulator = createEmulator({ dataFile: file });
+        assert.throws(
+          () => createEmulator({ dataFile: file }),
+          (error: unknown) =>
+            error instanceof EmulatorDataError && error.message.startsWith(`another emulator (process ${process.pid})`),
+          code,
+        );
+      });
+      assert.equal(JSON.parse(readFileSync(lockPathOf(file), 'utf8')).pid, process.pid, code);
+      await emulator?.close();
+      assert.ok(!existsSync(lockPathOf(file)), `${code}: released`);
+    }
+    const file = join(dir, 'link-failed.json');
+    withFs(
+      'linkSync',
+      (() => {
+        throw Object.assign(new Error('EIO: i/o error, link'), { code: 'EIO' });
+      }) as typeof fs.linkSync,
+      () =>
+        assert.throws(
+          () => createEmulator({ dataFile: file }),
+          (error: unknown) =>
+            error instanceof EmulatorDataError &&
+            error.message ===
+              `the lock file ${lockPathOf(file)} of the data file ${file} could not be created (EIO: i/o error, link)`,
+        ),
+    );
+  });
+
+  it('keeps its lock file readable and writable by its own user only', async () => {
+    const file = join(dir, 'private.json');
+    const emulator = createEmulator({ dataFile: file });
+    try {
+      assert.equal(fs.statSync(lockPathOf(file)).mode & 0o777, 0o600);
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it('leaves be, when closed, the lock another emulator took after its own was removed', async () => {
+    const file = join(dir, 'taken-after-removal.json');
+    const first = createEmulator({ dataFile: file });
+    rmSync(lockPathOf(file));
+    const second = createEmulator({ dataFile: file });
+    try {
+      await first.close();
+      assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError, 'still held by the second');
+    } finally {
+      await second.close();
     }
   });
 
