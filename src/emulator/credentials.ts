@@ -147,11 +147,13 @@ export function checkedCredentials(
     if (kind !== expected)
       issues.push({ detail: `${prefix}${kind} is not taken: ${takes}`, in: 'body', name: `${prefix}${kind}` });
   }
-  if (issues.length === 0 && expected && given.includes(expected)) {
-    issues.push(...valueIssues(provider, expected, body[expected], prefix));
-  }
   if (issues.length > 0) throw refusal(issues);
-  return expected && given.includes(expected) ? { [expected]: structuredClone(body[expected]) } : {};
+  // Every kind given is the one expected now: that one, or none.
+  const [kind] = given;
+  if (kind === undefined) return {};
+  const problems = valueIssues(provider, kind, body[kind], prefix);
+  if (problems.length > 0) throw refusal(problems);
+  return { [kind]: structuredClone(body[kind]) };
 }
 
 /** The credential kinds a body carries (its fields of CREDENTIAL_KINDS that are set). */
