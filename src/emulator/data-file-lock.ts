@@ -258,11 +258,9 @@ export function lockDataFile(file: string): () => void {
   }
   if (holder) throw new EmulatorDataError(`another emulator is starting on the data file ${file} (its lock: ${lock})`);
   holdLock(lock, text);
-  // Released once: a second close() must not remove the lock another emulator of this process took since.
-  let released = false;
+  // Idempotent by the lock's text (its nonce is this emulator's alone): a second close() neither removes nor forgets
+  // a lock another emulator, of this process or another, took since.
   return () => {
-    if (released) return;
-    released = true;
     dropLock(lock, text);
     removeIfOurs(lock, text);
   };

@@ -147,7 +147,8 @@ export async function writeStateFileAsync(file: string, text: string): Promise<v
     }
     await rename(temp, file);
   } catch (error) {
-    await rm(temp, { force: true }).catch(() => {});
+    // Nothing to remove when it was never made, or already renamed.
+    await rm(temp).catch(() => {});
     throw error;
   }
   await syncFolder(dirname(file));

@@ -37,7 +37,7 @@ const projectRequest = (name: string) =>
   });
 
 /** Runs `body` with one function of node:fs replaced (as the emulator imports it too), then puts it back. */
-function withFs<K extends 'rmSync' | 'statSync' | 'linkSync'>(
+function withFs<K extends 'rmSync' | 'statSync' | 'linkSync' | 'openSync'>(
   name: K,
   replacement: (typeof fs)[K],
   body: () => void,
@@ -384,6 +384,30 @@ describe('emulator durability: one emulator per data file', () => {
       await emulator?.close();
       assert.ok(!existsSync(lockPathOf(file)), `${code}: released`);
     }
+    const denied = join(dir, 'no-links-denied.json');
+    const openSync = fs.openSync;
+    withFs(
+      'linkSync',
+      (() => {
+        throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
+      }) as typeof fs.linkSync,
+      () =>
+        withFs(
+          'openSync',
+          ((path: fs.PathLike, ...rest: Parameters<typeof fs.openSync> extends [unknown, ...infer R] ? R : never) => {
+            if (path === lockPathOf(denied))
+              throw Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' });
+            return openSync(path, ...rest);
+          }) as typeof fs.openSync,
+          () =>
+            assert.throws(
+              () => createEmulator({ dataFile: denied }),
+              (error: unknown) =>
+                error instanceof EmulatorDataError &&
+                error.message.endsWith('could not be created (EACCES: permission denied, open)'),
+            ),
+        ),
+    );
     const file = join(dir, 'link-failed.json');
     withFs(
       'linkSync',
