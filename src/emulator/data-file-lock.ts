@@ -116,8 +116,10 @@ function look(path: string): Seen | undefined {
   let text = '';
   try {
     text = readFileSync(path, 'utf8');
-  } catch {
-    // Removed meanwhile (the look at its stats below says so), or not readable: a lock that names no process.
+  } catch (error) {
+    // Removed meanwhile: look again (a lock another process creates before the stat below must be read whole, not
+    // taken for one that names no process). Not readable: a lock that names no process.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
   }
   let stats;
   try {
