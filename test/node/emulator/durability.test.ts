@@ -65,6 +65,29 @@ function writeLock(file: string, content: string, ageMs = 0): void {
   utimesSync(lock, at, at);
 }
 
+/** An error as node:fs throws it: its message starts with its code. */
+const systemError = (code: string, message: string) => Object.assign(new Error(`${code}: ${message}`), { code });
+
+/** A linkSync that fails with `code`, as on a file system without hard links (or a failing one). */
+const linkFailing = (code: string, message = 'operation not permitted, link') =>
+  (() => {
+    throw systemError(code, message);
+  }) as typeof fs.linkSync;
+
+/** Closes `closed` while `holder` holds the lock of `file`: a third emulator is still refused; then closes `holder`. */
+async function assertCloseLeavesHold(
+  closed: ReturnType<typeof createEmulator>,
+  holder: ReturnType<typeof createEmulator>,
+  file: string,
+): Promise<void> {
+  try {
+    await closed.close();
+    assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError, 'still held by the other');
+  } finally {
+    await holder.close();
+  }
+}
+
 const namesOnDisk = (file: string) =>
   JSON.parse(readFileSync(file, 'utf8')).projects.map((p: { name: string }) => p.name) as string[];
 
@@ -367,11 +390,8 @@ describe('emulator durability: one emulator per data file', () => {
   it('takes its lock where the file system has no hard links, still one emulator at a time', async () => {
     for (const code of ['EPERM', 'ENOTSUP', 'ENOSYS', 'EXDEV']) {
       const file = join(dir, `no-links-${code}.json`);
-      const noLinks = (() => {
-        throw Object.assign(new Error(`${code}: operation not permitted, link`), { code });
-      }) as typeof fs.linkSync;
       let emulator: ReturnType<typeof createEmulator> | undefined;
-      withFs('linkSync', noLinks, () => {
+      withFs('linkSync', linkFailing(code), () => {
         emulator = createEmulator({ dataFile: file });
         assert.throws(
           () => createEmulator({ dataFile: file }),
@@ -386,42 +406,31 @@ describe('emulator durability: one emulator per data file', () => {
     }
     const denied = join(dir, 'no-links-denied.json');
     const openSync = fs.openSync;
-    withFs(
-      'linkSync',
-      (() => {
-        throw Object.assign(new Error('EPERM: operation not permitted, link'), { code: 'EPERM' });
-      }) as typeof fs.linkSync,
-      () =>
-        withFs(
-          'openSync',
-          ((path: fs.PathLike, ...rest: Parameters<typeof fs.openSync> extends [unknown, ...infer R] ? R : never) => {
-            if (path === lockPathOf(denied))
-              throw Object.assign(new Error('EACCES: permission denied, open'), { code: 'EACCES' });
-            return openSync(path, ...rest);
-          }) as typeof fs.openSync,
-          () =>
-            assert.throws(
-              () => createEmulator({ dataFile: denied }),
-              (error: unknown) =>
-                error instanceof EmulatorDataError &&
-                error.message.endsWith('could not be created (EACCES: permission denied, open)'),
-            ),
-        ),
+    withFs('linkSync', linkFailing('EPERM'), () =>
+      withFs(
+        'openSync',
+        ((path: string, flags: fs.OpenMode, mode?: fs.Mode) => {
+          if (path === lockPathOf(denied)) throw systemError('EACCES', 'permission denied, open');
+          return openSync(path, flags, mode);
+        }) as typeof fs.openSync,
+        () =>
+          assert.throws(
+            () => createEmulator({ dataFile: denied }),
+            (error: unknown) =>
+              error instanceof EmulatorDataError &&
+              error.message.endsWith('could not be created (EACCES: permission denied, open)'),
+          ),
+      ),
     );
     const file = join(dir, 'link-failed.json');
-    withFs(
-      'linkSync',
-      (() => {
-        throw Object.assign(new Error('EIO: i/o error, link'), { code: 'EIO' });
-      }) as typeof fs.linkSync,
-      () =>
-        assert.throws(
-          () => createEmulator({ dataFile: file }),
-          (error: unknown) =>
-            error instanceof EmulatorDataError &&
-            error.message ===
-              `the lock file ${lockPathOf(file)} of the data file ${file} could not be created (EIO: i/o error, link)`,
-        ),
+    withFs('linkSync', linkFailing('EIO', 'i/o error, link'), () =>
+      assert.throws(
+        () => createEmulator({ dataFile: file }),
+        (error: unknown) =>
+          error instanceof EmulatorDataError &&
+          error.message ===
+            `the lock file ${lockPathOf(file)} of the data file ${file} could not be created (EIO: i/o error, link)`,
+      ),
     );
   });
 
@@ -439,13 +448,7 @@ describe('emulator durability: one emulator per data file', () => {
     const file = join(dir, 'taken-after-removal.json');
     const first = createEmulator({ dataFile: file });
     rmSync(lockPathOf(file));
-    const second = createEmulator({ dataFile: file });
-    try {
-      await first.close();
-      assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError, 'still held by the second');
-    } finally {
-      await second.close();
-    }
+    await assertCloseLeavesHold(first, createEmulator({ dataFile: file }), file);
   });
 
   it('closes without error when its lock was removed meanwhile', async () => {
@@ -476,13 +479,7 @@ describe('emulator durability: one emulator per data file', () => {
     const file = join(dir, 'released-here.json');
     const first = createEmulator({ dataFile: file });
     await first.close();
-    const second = createEmulator({ dataFile: file });
-    try {
-      await first.close();
-      assert.throws(() => createEmulator({ dataFile: file }), EmulatorDataError, 'still held by the second');
-    } finally {
-      await second.close();
-    }
+    await assertCloseLeavesHold(first, createEmulator({ dataFile: file }), file);
   });
 
   const exitWithoutClose = (file: string, then: string) => {

@@ -535,7 +535,9 @@ describe('limits.ts: providerMetadata bounded wherever a request carries it', ()
       assert.deepEqual(problem.issues, [{ detail, in: 'body', name: 'connection.providerMetadata' }]);
     }
   });
+});
 
+describe('limits.ts: the room a body takes, and bodies with nothing to bound', () => {
   it('takes room for at least what storing a small body adds to the data file, its IDs, times and tokens included', async () => {
     const file = join(dir, 'room.json');
     const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
