@@ -104,6 +104,8 @@ interface Fault {
   /** The problem's `retryable`, when given. */
   retryable?: boolean;
 }
+/** The stale-list front's reads at rest, by tag, each held until the test releases it (/__test__/release-reads). */
+const heldReads = new Map<string, Array<() => void>>();
 /** Until when (ms) each fault-injection seed's page is offline. */
 const faultyOffline = new Map<string, number>();
 /** Faults set by /__test__/fault, by tag. */
@@ -317,6 +319,14 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     pendingPolls.delete(session);
     return json(ctx, polls);
   }
+  if (path === '/__test__/release-reads') {
+    // Lets the stale-list front's held reads of a tag answer: how many there were.
+    const tag = String(ctx.query.tag);
+    const held = heldReads.get(tag) ?? [];
+    heldReads.delete(tag);
+    for (const release of held) release();
+    return json(ctx, held.length);
+  }
   if (path === '/__test__/platform-holds') {
     // How many of the platform's connections hold this text anywhere (their credentials included).
     const text = String(ctx.query.text);
@@ -511,10 +521,13 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
       return relay(ctx, await callHandler(ctx, body, rest));
     }
     if (mode === 'stale-list' && ctx.method === 'GET' && /\/connections\/?$/.test(rest) && !ctx.query.provider) {
-      // The read at rest is answered as the platform stood when it was asked, 4 s late: a flow or a disconnect ends
-      // in between, and the answer arrives stale.
+      // The read at rest is answered as the platform stood when it was asked, once the test releases it: a flow or a
+      // disconnect ends in between, and the answer arrives stale. (Released after 20 s at most: nothing left behind.)
       const answer = await callHandler(ctx, body, rest);
-      await new Promise((r) => setTimeout(r, 4000));
+      await new Promise<void>((release) => {
+        heldReads.set(tag, [...(heldReads.get(tag) ?? []), release]);
+        setTimeout(release, 20000).unref();
+      });
       return relay(ctx, answer);
     }
     if (mode === 'select' && /\/providers\/clariCopilot$/.test(rest)) {
