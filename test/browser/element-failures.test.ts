@@ -158,7 +158,10 @@ describe('<connect-provider> failures that pass', () => {
       button(el).click();
       await aTimeout(100);
       expect(w.types(), 'a click while reading starts nothing').to.deep.equal([]);
-      await waitUntil(() => label(el) === 'Reconnect Slack', `label: ${label(el)}`, { timeout: 8000 });
+      // The server holds the read until now; once released, the connection it finds is shown.
+      const released = async () => (await (await fetch(`/__test__/release-reads?tag=${tag}`)).json()) >= 1;
+      await waitUntil(released, 'the read at rest never reached the server', { timeout: 5000 });
+      await waitUntil(() => label(el) === 'Reconnect Slack', `label: ${label(el)}`, { timeout: 5000 });
     }).timeout(15000);
 
     it('should reuse a list read answered under 2 s ago for elements added a little later', async () => {
