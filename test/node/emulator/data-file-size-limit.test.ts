@@ -1,15 +1,17 @@
 // The data file's limit is counted in the bytes it stores (JSON as the file indents it, UTF-8, escapes included):
 // connections made of the costliest characters (control characters, six bytes each in the file) at every
 // character limit are refused with a 429 before the file could grow past LIMITS.dataFileBytes; deleting some makes
-// room again; a request refused for another reason takes no room; Allow on a consent page takes room for the
-// connection it makes; and expired consent links are forgotten when the file is full, so a retry fits.
-import { after, describe, it } from 'node:test';
+// room again; a request refused for another reason takes no room; a change's room is counted until the write measures
+// it, so two at once cannot share it; every operation that stores takes room, and no read; Allow on a consent page
+// takes room for the connection it makes; and expired consent links are forgotten when the file is full, so a retry
+// fits (only then is the 429 one to retry).
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmulator, type Emulator } from '../../../src/emulator/index.js';
-import { LIMITS } from '../../../src/emulator/limits.js';
+import { LIMITS, storedBytesBound } from '../../../src/emulator/limits.js';
 import { costly, costlyConnection, costlyConsent } from '../helpers/costly.js';
 import { manualClock } from '../helpers/emulator.js';
 
@@ -30,12 +32,15 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       );
     try {
       const made: string[] = [];
-      let refused: { status: number; detail: string } | undefined;
+      let refused: { status: number; detail: string; retryable?: boolean } | undefined;
       for (let i = 0; i < 200 && !refused; i++) {
         const response = await generate('demo', i);
         assert.ok(statSync(file).size <= LIMITS.dataFileBytes, `${statSync(file).size} bytes after ${i + 1}`);
-        if (response.status === 429) refused = await response.json();
-        else {
+        if (response.status === 429) {
+          refused = await response.json();
+          // Nothing will free room but the caller's deletes: not a 429 to retry.
+          assert.equal(response.headers.get('retry-after'), null);
+        } else {
           assert.equal(response.status, 201, await response.clone().text());
           made.push(((await response.json()) as { id: string }).id);
         }
@@ -46,10 +51,15 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
         refused.detail,
         /^the data file holds \d+ bytes, and this change might take it past its most \(8388608 bytes\); delete some connections first$/,
       );
+      assert.equal(refused.retryable, undefined);
       // Each costly connection is over 150 KB in the file: at most ~55 fit in 8 MiB, and far more than a few.
       assert.ok(made.length >= 20 && made.length <= 60, `${made.length} connections`);
 
-      for (const id of made.slice(0, 4)) {
+      // Deletes until there is room for one more connection (and, each freeing less than one takes, not for two).
+      const room = () => LIMITS.dataFileBytes - statSync(file).size;
+      const one = Math.max(storedBytesBound(costlyConnection(2000)), storedBytesBound(costlyConnection(2001)));
+      for (const id of made) {
+        if (room() >= one) break;
         const deleted = await emulator.handle(
           new Request(`http://127.0.0.1/v1/projects/demo/connections/${id}`, {
             method: 'DELETE',
@@ -58,9 +68,15 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
         );
         assert.equal(deleted.status, 204);
       }
+      assert.ok(room() >= one && room() < 2 * one, `${room()} bytes of room, ${one} for one connection`);
       // Refused for another reason (no such project), a request takes no room: never a 429 however many.
       for (let i = 0; i < 30; i++) assert.equal((await generate('no-such-project', 1000 + i)).status, 404);
-      assert.equal((await generate('demo', 2000)).status, 201, 'room again after the deletes');
+      // Two at once: the first's room is counted until its write measures the file, so the second cannot take it too.
+      // (Both take their room before either is answered. Giving a change's room back before its write, not after,
+      // would open a window only between its answer and its write, which this test does not reach: see
+      // data-file-room.test.ts for the rule on durable.reserve itself.)
+      const both = await Promise.all([generate('demo', 2000), generate('demo', 2001)]);
+      assert.deepEqual(both.map((r) => r.status).sort(), [201, 429], 'room again after the deletes, for one');
       assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
     } finally {
       await emulator.close();
@@ -93,12 +109,16 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
     return new URL((await response.json()) as string).pathname;
   };
 
-  it('takes room for the connection an Allow on a consent page makes: a 429 when full, the link still pending; a Deny takes none', async () => {
+  describe('a full data file', () => {
     const file = join(dir, 'allow.json');
-    const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
-    try {
-      const link = await consentLink(emulator, 0);
-      const declined = await consentLink(emulator, 1);
+    let emulator: Emulator;
+    let link: string;
+    let declined: string;
+    before(async () => {
+      emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
+      link = await consentLink(emulator, 0);
+      declined = await consentLink(emulator, 1);
+      // Full to within the room of the smallest body that stores (room is taken for the body, and 4 KiB more).
       await fill((i) => call(emulator, 'POST', '/v1/projects/demo/connections:generate', costlyConnection(i)));
       await fill((i) =>
         call(emulator, 'POST', '/v1/projects', {
@@ -107,6 +127,60 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
           orgId: 'org_demo',
         }),
       );
+      await fill((i) => call(emulator, 'POST', '/v1/projects', { name: `q${i}`, appName: 'Q', orgId: 'org_demo' }));
+    });
+    after(() => emulator.close());
+
+    it('takes room for every operation that stores, and none for a read', async () => {
+      // oauth-update has no body: the least room a change takes. Of two, the second is refused at the latest.
+      const update = () => call(emulator, 'PATCH', '/v1/projects/demo/connections/conn_demo:oauth-update');
+      const updates = [(await update()).status, (await update()).status];
+      assert.ok(updates.includes(429), `oauth-update answered ${updates}`);
+      const stored = statSync(file).size;
+      const refusedWith = async (response: Response) => {
+        assert.equal(response.status, 429, await response.clone().text());
+        return ((await response.json()) as { detail: string }).detail;
+      };
+      const full = /delete some connections first$/;
+      assert.match(
+        await refusedWith(
+          await call(emulator, 'PATCH', '/v1/projects/demo/connections/conn_demo', {
+            updateMask: ['providerWorkspaceRef'],
+            connection: { providerWorkspaceRef: 'acme-hub-2' },
+          }),
+        ),
+        full,
+      );
+      assert.match(
+        await refusedWith(
+          await call(emulator, 'POST', '/v1/projects/demo/notification-event-topic-routes', {
+            eventType: 'installation.created',
+            topicId: 'topic_alerts',
+          }),
+        ),
+        full,
+      );
+      assert.equal(statSync(file).size, stored, 'nothing refused was stored');
+      // What only reads answers as on any day (a read may store less: it settles the verified connections' status).
+      const reads: Array<[string, string, unknown?]> = [
+        ['GET', '/v1/projects/demo/connections'],
+        ['GET', '/v1/projects/demo/connections/conn_demo'],
+        ['GET', '/v1/providers/slack'],
+        ['GET', '/v1/projects/demo/notification-event-topic-routes'],
+        [
+          'POST',
+          '/search/v1/projects/demo/integrations/int_demo?groupRef=acme',
+          { objectName: 'contact', fieldFilters: [] },
+        ],
+      ];
+      for (const [method, path, body] of reads) {
+        const response = await call(emulator, method, path, body);
+        assert.equal(response.status, 200, `${method} ${path}: ${await response.text()}`);
+      }
+      assert.ok(statSync(file).size <= stored);
+    });
+
+    it('takes room for the connection an Allow on a consent page makes: a 429 when full, the link still pending; a Deny takes none', async () => {
       const decide = (on: string, decision: string) =>
         emulator.handle(
           new Request(`http://127.0.0.1${on}`, {
@@ -129,9 +203,7 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
         assert.equal((await call(emulator, 'DELETE', `/v1/projects/demo/connections/${c.id}`)).status, 204);
       }
       assert.equal((await allow()).status, 303, 'room again after the deletes');
-    } finally {
-      await emulator.close();
-    }
+    });
   });
 
   it('forgets expired consent links when full (a 429 to retry after a second), so the retry fits', async () => {
@@ -146,7 +218,10 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       const refused = await call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(made));
       assert.equal(refused.status, 429);
       assert.equal(refused.headers.get('retry-after'), '1');
+      assert.equal(((await refused.json()) as { retryable?: boolean }).retryable, true);
       assert.equal(emulator.state.consents.length, 0, 'the expired links are forgotten');
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { consents: unknown[] };
+      assert.equal(saved.consents.length, 0, 'and the data file says so before the 429 is answered');
       await consentLink(emulator, made + 1);
     } finally {
       await emulator.close();

@@ -138,6 +138,26 @@ describe('emulator problems stay small whatever the request', () => {
     }
   });
 
+  it("bounds a problem an operation raises itself, and a long path's 404, in the one error handler", async () => {
+    // Refused by the operation, past the schema (at most 32 inputs, names of 128 characters): an issue for each of
+    // the 2 inputs missing and the 32 unknown ones, 34 in all, each naming its input at length.
+    const customAuth = Object.fromEntries(Array.from({ length: 32 }, (_, i) => [`${i}-${'n'.repeat(120)}`, 'v']));
+    const refused = await post(
+      `${info.baseUrl}/projects/demo/connections:generate`,
+      JSON.stringify({ provider: 'clariCopilot', groupRef: 'bounded', consumerRef: 'bounded', customAuth }),
+    );
+    assert.equal(refused.status, 400);
+    const problem = await refused.json();
+    assert.equal(problem.issues.length, LIMITS.problemIssues);
+    assert.equal(problem.detail.length, LIMITS.problemDetailChars);
+    assert.match(problem.detail, /^34 problems: customAuth\.apiKey is required: .*…$/);
+    const lost = await fetch(`${info.baseUrl}/${'p'.repeat(10_000)}`, { headers: JSON_KEY });
+    assert.equal(lost.status, 404);
+    const detail = ((await lost.json()) as { detail: string }).detail;
+    assert.equal(detail.length, LIMITS.problemDetailChars);
+    assert.match(detail, /^no such route: GET \/v1\/p+…$/);
+  });
+
   it('answers any request with at most a small multiple of its size (8x, or 16 KB)', async () => {
     const shapes: Array<[string, string, string]> = [
       ['filters of numbers', search(), filled('{"objectName":"contact","fieldFilters":[', '1', ']}')],
