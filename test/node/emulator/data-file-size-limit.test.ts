@@ -72,8 +72,8 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       // Refused for another reason (no such project), a request takes no room: never a 429 however many.
       for (let i = 0; i < 30; i++) assert.equal((await generate('no-such-project', 1000 + i)).status, 404);
       // Two at once: the first's room is counted until its write measures the file, so the second cannot take it too.
-      // (Both take their room before either is answered. Giving a change's room back before its write, not after,
-      // would open a window only between its answer and its write, which this test does not reach: see
+      // (Giving a change's room back before its write, not after, would open a window only between the change and
+      // its write, which waits for the event loop's turn: this test's two take their room before that. See
       // data-file-room.test.ts for the rule on durable.reserve itself.)
       const both = await Promise.all([generate('demo', 2000), generate('demo', 2001)]);
       assert.deepEqual(both.map((r) => r.status).sort(), [201, 429], 'room again after the deletes, for one');
