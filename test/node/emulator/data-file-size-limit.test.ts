@@ -1,10 +1,10 @@
 // The data file's limit is counted in the bytes it stores (JSON as the file indents it, UTF-8, escapes included):
 // connections made of the costliest characters (control characters, six bytes each in the file) at every
 // character limit are refused with a 429 before the file could grow past LIMITS.dataFileBytes; deleting some makes
-// room again; a request refused for another reason takes no room; a change's room is counted until the write measures
-// it, so two at once cannot share it; every operation that stores takes room, and no read; Allow on a consent page
-// takes room for the connection it makes; and expired consent links are forgotten when the file is full, so a retry
-// fits (only then is the 429 one to retry).
+// room again; a request refused for another reason takes no room; a change's room is counted until the write
+// measures it, so two at once, or one during the write before it, cannot share it; every operation that stores takes
+// room, and no read; Allow on a consent page takes room for the connection it makes; and expired consent links are
+// forgotten when the file is full, so a retry fits (only then is the 429 one to retry).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -55,28 +55,55 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       // Each costly connection is over 150 KB in the file: at most ~55 fit in 8 MiB, and far more than a few.
       assert.ok(made.length >= 20 && made.length <= 60, `${made.length} connections`);
 
-      // Deletes until there is room for one more connection (and, each freeing less than one takes, not for two).
+      // Deletes until there is room for `bytes` more (each delete freeing less than one connection takes).
       const room = () => LIMITS.dataFileBytes - statSync(file).size;
-      const one = Math.max(storedBytesBound(costlyConnection(2000)), storedBytesBound(costlyConnection(2001)));
-      for (const id of made) {
-        if (room() >= one) break;
-        const deleted = await emulator.handle(
-          new Request(`http://127.0.0.1/v1/projects/demo/connections/${id}`, {
-            method: 'DELETE',
-            headers: { 'x-api-key': 'dev-api-key' },
-          }),
-        );
-        assert.equal(deleted.status, 204);
-      }
-      assert.ok(room() >= one && room() < 2 * one, `${room()} bytes of room, ${one} for one connection`);
+      let deletes = 0;
+      const makeRoom = async (bytes: number) => {
+        while (room() < bytes) {
+          const deleted = await emulator.handle(
+            new Request(`http://127.0.0.1/v1/projects/demo/connections/${made[deletes++]}`, {
+              method: 'DELETE',
+              headers: { 'x-api-key': 'dev-api-key' },
+            }),
+          );
+          assert.equal(deleted.status, 204);
+        }
+      };
+      const one = Math.max(...[2000, 2001, 3000, 3001].map((i) => storedBytesBound(costlyConnection(i))));
+      await makeRoom(one);
+      assert.ok(room() < 2 * one, `${room()} bytes of room, ${one} for one connection`);
       // Refused for another reason (no such project), a request takes no room: never a 429 however many.
       for (let i = 0; i < 30; i++) assert.equal((await generate('no-such-project', 1000 + i)).status, 404);
       // Two at once: the first's room is counted until its write measures the file, so the second cannot take it too.
-      // (Giving a change's room back before its write, not after, would open a window only between the change and
-      // its write, which waits for the event loop's turn: this test's two take their room before that. See
-      // data-file-room.test.ts for the rule on durable.reserve itself.)
       const both = await Promise.all([generate('demo', 2000), generate('demo', 2001)]);
       assert.deepEqual(both.map((r) => r.status).sort(), [201, 429], 'room again after the deletes, for one');
+      assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
+
+      // A change made while the write before it is under way keeps its room until its own write, though it is made
+      // and done: one arriving after it, during that write, cannot take the room too.
+      await makeRoom(one + 8192);
+      assert.ok(room() < 2 * one, `${room()} bytes of room, ${one} for one connection`);
+      let writing = true;
+      const project = emulator
+        .handle(
+          new Request('http://127.0.0.1/v1/projects', {
+            method: 'POST',
+            headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
+            body: JSON.stringify({ name: 'during-a-write', appName: 'W', orgId: 'org_demo' }),
+          }),
+        )
+        .finally(() => (writing = false));
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      // The project is made and its write begins at the loop's next turn.
+      await turn();
+      await turn();
+      const first = generate('demo', 3000);
+      const madeFirst = () => emulator.state.connections.some((c) => c.group.groupRef.startsWith('g3000-'));
+      for (let i = 0; i < 10_000 && !madeFirst(); i++) await turn();
+      const during = writing;
+      const second = await generate('demo', 3001);
+      assert.deepEqual([(await project).status, (await first).status, second.status], [201, 201, 429]);
+      t.diagnostic(`the second came ${during ? 'during' : 'after'} the write before the first`);
       assert.ok(statSync(file).size <= LIMITS.dataFileBytes);
     } finally {
       await emulator.close();
