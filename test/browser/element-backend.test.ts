@@ -197,7 +197,7 @@ describe('the element and its backend', () => {
     );
     const w = watch(el);
     await userClick(el);
-    // The time limit runs from the click, while the popup opens: 3 s, not less, lets the requests reach the server
+    // The time limit runs from the popup's opening, in the click: 3 s, not less, lets the requests reach the server
     // first, even in a loaded CI's Firefox (with 1 s, none had arrived when the flow ended).
     const end = await ended(w);
     expect(end.detail.code).to.equal('timeout');
