@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { AREAS, mutatedBy } from '../../stryker.config.mjs';
+import { AREAS, mutatedBy, testsOf } from '../../stryker.config.mjs';
 
 /** The files an area's mutate patterns select (plain `dir/**\/*.ts` patterns and `!file` exclusions). */
 function filesOf(patterns: string[]): string[] {
@@ -29,6 +29,22 @@ describe('stryker.config.mjs', () => {
       assert.equal(new Set(inParts).size, inParts.length, 'a file in two parts');
     });
   }
+
+  it("runs a part's tests without the ones it leaves out, each of which is one of its area's", () => {
+    for (const [area, { tests, parts, testsLeftOut }] of Object.entries(AREAS)) {
+      for (const [part, leftOut] of Object.entries(testsLeftOut ?? {})) {
+        assert.ok(parts && Object.hasOwn(parts, part), `${area} has no part ${part}`);
+        for (const file of leftOut) assert.ok(tests.includes(file), `${file} is no test of ${area}`);
+        assert.deepEqual(
+          testsOf(area, part),
+          tests.filter((file) => !leftOut.includes(file)),
+        );
+      }
+    }
+    assert.ok(!testsOf('emulator', 'content').includes('test/node/emulator/data-file-size-limit.test.ts'));
+    assert.ok(testsOf('emulator', 'server').includes('test/node/emulator/data-file-size-limit.test.ts'));
+    assert.deepEqual(testsOf('emulator', undefined), AREAS.emulator.tests);
+  });
 
   it('scores an area over the files it mutates now, not those its report kept from before', () => {
     assert.ok(mutatedBy('api', undefined, 'src/api/client.ts'));
