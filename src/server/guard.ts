@@ -115,18 +115,18 @@ export function corsHeaders(origin: string): Record<string, string> {
   };
 }
 
-/** The answer to a CORS preflight from an allowed origin. */
-export function preflight(
-  origin: string,
-  request: Request,
-  methods: readonly string[] = ['GET', 'POST', 'PATCH'],
-): ResponseParts {
+/**
+ * The answer to a CORS preflight from an allowed origin: every method the element sends, DELETE too when the handler
+ * does not serve it, so that a DELETE without allowDisconnect reaches its 405 naming the option (a preflight refused
+ * would fail in the browser as a network error, with nothing to say why).
+ */
+export function preflight(origin: string, request: Request): ResponseParts {
   const requested = request.headers.get('access-control-request-headers');
   return {
     status: 204,
     headers: {
       ...corsHeaders(origin),
-      'access-control-allow-methods': methods.join(', '),
+      'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
       'access-control-allow-headers': requested ?? 'content-type',
       'access-control-max-age': '600',
     },

@@ -21,7 +21,7 @@ export type ConnectHandler = (request: Request) => Promise<Response>;
 export function createConnectHandler(options: ConnectHandlerOptions): ConnectHandler {
   const config = resolveOptions(options);
   for (const warning of config.warnings) console.warn(`[connect-provider] ${warning}`);
-  const { allowedOrigins, allowDisconnect } = config;
+  const { allowedOrigins } = config;
   const context: HandlerContext = {
     platform: createPlatform(config, createScrubber(config.apiKey, config.baseUrl), options.fetch),
     providers: config.providers,
@@ -30,7 +30,6 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
     bodyLimit: config.bodyLimit,
   };
   const routes = enabledRoutes(config);
-  const preflightMethods = allowDisconnect ? ['GET', 'POST', 'PATCH', 'DELETE'] : undefined;
   const report = createReporter(config.apiKey, options.onError);
 
   /**
@@ -65,7 +64,7 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       const corsOrigin = checkOrigin(request, { allowedOrigins });
       if (corsOrigin) {
         cors = corsHeaders(corsOrigin);
-        if (request.method === 'OPTIONS') return preflight(corsOrigin, request, preflightMethods);
+        if (request.method === 'OPTIONS') return preflight(corsOrigin, request);
       }
       const { route, segment } = findRoute(routes, request.method, new URL(request.url).pathname);
       const user = await identify(options, request);

@@ -335,7 +335,7 @@ describe('docs/server.md: a handler inside a Vite dev server answers its own pre
       assert.equal(preflight.headers.get('access-control-allow-credentials'), 'true');
       assert.equal(
         preflight.headers.get('access-control-allow-methods'),
-        'GET, POST, PATCH',
+        'GET, POST, PATCH, DELETE',
         "the handler's own answer",
       );
     } finally {

@@ -331,15 +331,21 @@ describe('disconnecting a connection', () => {
       assert.ok(exists('conn_demo'));
     });
 
-    it('does not offer DELETE in a preflight', async () => {
+    it('lets a DELETE from an allowed origin through its preflight, to answer the 405 naming allowDisconnect there', async () => {
+      // A preflight that refused DELETE would fail in the browser as a network error, with nothing to say why: the
+      // element could not hide Disconnect and warn naming the option.
       const handler = make({ allowedOrigins: ['https://spa.example'] });
+      const cors = { origin: 'https://spa.example', 'sec-fetch-site': 'cross-site' };
       const preflight = await send(handler, 'OPTIONS', '/connections/conn_demo', undefined, {
-        origin: 'https://spa.example',
-        'sec-fetch-site': 'cross-site',
+        ...cors,
         'access-control-request-method': 'DELETE',
       });
       assert.equal(preflight.status, 204);
-      assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST, PATCH');
+      assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, POST, PATCH, DELETE');
+      const refused = await send(handler, 'DELETE', '/connections/conn_demo', 'ada', cors);
+      assert.equal(refused.headers.get('access-control-allow-origin'), 'https://spa.example');
+      assert.match((await problemOf(refused, 405)).detail, /set allowDisconnect: true in createConnectHandler/);
+      assert.ok(exists('conn_demo'));
     });
   });
 

@@ -137,7 +137,7 @@ describe('CORS for allowedOrigins', () => {
       assert.equal(asking.headers.get('access-control-allow-origin'), 'https://spa.example');
       assert.equal(asking.headers.get('access-control-allow-credentials'), 'true');
       assert.equal(asking.headers.get('vary'), 'Origin');
-      assert.equal(asking.headers.get('access-control-allow-methods'), 'GET, POST, PATCH');
+      assert.equal(asking.headers.get('access-control-allow-methods'), 'GET, POST, PATCH, DELETE');
       assert.equal(asking.headers.get('access-control-allow-headers'), 'content-type, x-csrf-token');
       assert.equal(asking.headers.get('access-control-max-age'), '600');
       const plain = await preflight({});
