@@ -19,17 +19,21 @@ const dir = mkdtempSync(join(tmpdir(), 'emulator-data-bytes-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the data file never grows past LIMITS.dataFileBytes, counted in the bytes it stores', () => {
+  /** Calls the emulator's API (or a consent page: `path` from the origin) with the seed's key. */
+  const call = (emulator: Emulator, method: string, path: string, body?: unknown) =>
+    emulator.handle(
+      new Request(`http://127.0.0.1${path}`, {
+        method,
+        headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+
   it('refuses with 429 a connection that might take the file past its most, whatever its characters; a delete makes room', async (t) => {
     const file = join(dir, 'full.json');
     const emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
     const generate = (project: string, i: number) =>
-      emulator.handle(
-        new Request(`http://127.0.0.1/v1/projects/${project}/connections:generate`, {
-          method: 'POST',
-          headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
-          body: JSON.stringify(costlyConnection(i)),
-        }),
-      );
+      call(emulator, 'POST', `/v1/projects/${project}/connections:generate`, costlyConnection(i));
     try {
       const made: string[] = [];
       let refused: { status: number; detail: string; retryable?: boolean } | undefined;
@@ -60,12 +64,7 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       let deletes = 0;
       const makeRoom = async (bytes: number) => {
         while (room() < bytes) {
-          const deleted = await emulator.handle(
-            new Request(`http://127.0.0.1/v1/projects/demo/connections/${made[deletes++]}`, {
-              method: 'DELETE',
-              headers: { 'x-api-key': 'dev-api-key' },
-            }),
-          );
+          const deleted = await call(emulator, 'DELETE', `/v1/projects/demo/connections/${made[deletes++]}`);
           assert.equal(deleted.status, 204);
         }
       };
@@ -84,15 +83,11 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       await makeRoom(one + 8192);
       assert.ok(room() < 2 * one, `${room()} bytes of room, ${one} for one connection`);
       let writing = true;
-      const project = emulator
-        .handle(
-          new Request('http://127.0.0.1/v1/projects', {
-            method: 'POST',
-            headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
-            body: JSON.stringify({ name: 'during-a-write', appName: 'W', orgId: 'org_demo' }),
-          }),
-        )
-        .finally(() => (writing = false));
+      const project = call(emulator, 'POST', '/v1/projects', {
+        name: 'during-a-write',
+        appName: 'W',
+        orgId: 'org_demo',
+      }).finally(() => (writing = false));
       const turn = () => new Promise((resolve) => setImmediate(resolve));
       // The project is made and its write begins at the loop's next turn.
       await turn();
@@ -109,16 +104,6 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       await emulator.close();
     }
   });
-
-  /** Calls the emulator's API (or a consent page: `path` from the origin) with the seed's key. */
-  const call = (emulator: Emulator, method: string, path: string, body?: unknown) =>
-    emulator.handle(
-      new Request(`http://127.0.0.1${path}`, {
-        method,
-        headers: { 'x-api-key': 'dev-api-key', 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-    );
 
   /** Makes things with `make(i)` until a 429: how many it made (each a 200 or 201). */
   async function fill(make: (i: number) => Promise<Response>): Promise<number> {
