@@ -110,8 +110,10 @@ describe('emulator catalog and seed data', () => {
           assertHttpsUrl(url, `${name} ${field}`, []);
         }
         if (!CONSENT_PROVIDERS.includes(name)) {
-          // No consent page: no workspace to give before it, and the tokens of a client-credentials provider are
-          // asked for on the server.
+          // No consent page: the sign-in form links where to find what it asks for (sign-in.ts reads these URLs).
+          assert.ok(docsUrlsOf(provider).length > 0, `${name}: says where to find its credentials`);
+          // No workspace to give before it, and the tokens of a client-credentials provider are asked for on the
+          // server.
           assertHttpsUrl(provider.baseURL, `${name} baseURL`, []);
           if (provider.oauth2Opts) assertHttpsUrl(provider.oauth2Opts.tokenURL, `${name} tokenURL`, []);
           assert.equal(provider.oauth2Opts?.authURL, undefined, `${name}: no consent page`);
@@ -188,6 +190,7 @@ describe('emulator catalog and seed data', () => {
         assert.equal(answer.oauth2Opts.tokenURL, provider.tokenURL);
         assert.equal(answer.oauth2Opts.docsURL, provider.docsURL, `${provider.name} docsURL`);
         assert.equal(answer.oauth2Opts.explicitWorkspaceRequired, provider.explicitWorkspaceRequired ?? false);
+        assert.deepEqual(answer.oauth2Opts.tokenMetadataFields, provider.tokenMetadataFields ?? {}, provider.name);
       }
       assert.ok(
         PROVIDERS.some((p) => p.docsURL),
@@ -372,6 +375,31 @@ describe('emulator catalog and seed data', () => {
         [oneName],
       );
       assert.equal((await search(otherGroup, otherObject)).length, 1);
+    });
+
+    // The other integrations make an integrations list realistic offline: each is one a person tells apart by its
+    // name, and reads an object of its provider with fields mapped, as a real integration's revision does.
+    it('has each other integration named apart from the rest, reading one object with fields mapped', async () => {
+      const integrations: Array<{
+        id: string;
+        name: string;
+        latestRevision: {
+          content: { read: { objects: Array<{ objectName: string; fields: Record<string, string> }> } };
+        };
+      }> = await json('/projects/demo/integrations');
+      const others = integrations.filter((i) => DOCUMENTED_DEMO_INTEGRATIONS.includes(i.id));
+      assert.equal(others.length, DOCUMENTED_DEMO_INTEGRATIONS.length);
+      const names = integrations.map((i) => i.name);
+      assert.equal(new Set(names).size, names.length, `names differ: ${names.join(', ')}`);
+      for (const { id, name, latestRevision } of others) {
+        assert.match(name, /^[a-z][a-z-]*[a-z]$/, `${id}: a name a person reads`);
+        const [object, ...more] = latestRevision.content.read.objects;
+        assert.equal(more.length, 0, `${id} reads one object`);
+        assert.match(object.objectName, /^\w+$/, `${id}: the object it reads`);
+        const fields = Object.entries(object.fields);
+        assert.ok(fields.length > 0, `${id} maps fields`);
+        for (const [from, to] of fields) assert.ok(/^\w+$/.test(from) && /^\w+$/.test(to), `${id}: ${from} -> ${to}`);
+      }
     });
 
     it('has the provider apps the documentation names: one per consent provider, each with a client of its own', async () => {

@@ -1,5 +1,5 @@
 // Rule: credentials are kept like tokens: no answer holds them (generate, update, get, list, problems, even when the
-// request that fails carries them) except get connection with includeCreds (the API key: the Connection schema's one
+// request that fails carries them, of any kind) except get connection with includeCreds (the API key: the Connection schema's one
 // credential field). Broken on purpose once: the answer of generate connection keeping `credentials`.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,6 +46,18 @@ describe('credentials are never in an answer unless includeCreds asks', () => {
         basicAuth: { username: 'u', password: 1, extra: SECRET },
       }),
       await generate({ provider: 'clariCopilot', groupRef: 'p', customAuth: { apiKey: SECRET, [SECRET]: SECRET } }),
+      // A value of the wrong type inside each kind the schema checks: its issue names the field, never its value.
+      await generate({ provider: 'clariCopilot', groupRef: 'p', customAuth: { apiSecret: { s: SECRET } } }),
+      await generate({
+        provider: 'paypal',
+        groupRef: 'p',
+        oauth2ClientCredentials: { clientId: 'c', clientSecret: { s: SECRET } },
+      }),
+      await generate({
+        provider: 'paypal',
+        groupRef: 'p',
+        oauth2PasswordCredentials: { clientId: 'c', clientSecret: 's', username: 'u', password: { s: SECRET } },
+      }),
       await update('conn_demo', { updateMask: ['apiKey'], connection: { apiKey: SECRET } }),
       await update('conn_demo', {
         updateMask: ['basicAuth'],

@@ -2,12 +2,14 @@
 // the document: PATCH …/connections/{id}:oauth-update is oauth-update, never update connection of an ID ending in
 // ":oauth-update". (openapi.yaml happens to list oauth-update first, so the emulator's own tests cannot tell an
 // order-dependent dispatcher from this one; here the document's operations are given in both orders.) Broken on
-// purpose once: the sort by literal length removed (red in the reversed order) and reversed (red in both).
+// purpose once: the sort by literal length removed (red in the reversed order) and reversed (red in both). How literal
+// a template is counts its text and never its parameters' names: `/things/{aLongParameterName}` is less literal than
+// `/things/mine` (broken once: parameters of one character only, or a name left in the count: red).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createAuth } from '../../../src/emulator/auth.js';
 import type { Env } from '../../../src/emulator/context.js';
-import { createDispatch } from '../../../src/emulator/dispatch.js';
+import { createDispatch, literalLength } from '../../../src/emulator/dispatch.js';
 import { loadContract } from '../../../src/emulator/openapi.js';
 import { seedState } from '../../../src/emulator/seed.js';
 
@@ -52,4 +54,11 @@ describe('a path two templates match', () => {
       );
     });
   }
+
+  it("counts a template's literal text, and none of its parameters' names", () => {
+    assert.equal(literalLength({ template: '/things/{aLongParameterName}/parts/{id}' }), '/things//parts/'.length);
+    assert.ok(
+      literalLength({ template: '/things/{aLongParameterName}' }) < literalLength({ template: '/things/mine' }),
+    );
+  });
 });
