@@ -1,6 +1,6 @@
 // Rule: credentials are kept like tokens: no answer holds them (generate, update, get, list, problems, even when the
-// request that fails carries them, of any kind) except get connection with includeCreds (the API key: the Connection schema's one
-// credential field). Broken on purpose once: the answer of generate connection keeping `credentials`.
+// request that fails carries them, of any kind) except get connection with includeCreds (the API key: the Connection
+// schema's one credential field). Broken on purpose once: the answer of generate connection keeping `credentials`.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { credentialSuite, DELAY } from '../helpers/credential-connections.js';
