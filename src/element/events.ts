@@ -1,5 +1,5 @@
-// The element's events: one declaration each, all CustomEvents that bubble
-// and cross shadow roots, typed in HTMLElementEventMap.
+// The element's events: one declaration each (ConnectEventDetails), all CustomEvents that bubble and cross shadow
+// roots, typed in HTMLElementEventMap through ConnectEventMap, derived from it.
 import type { Connection, ConnectionStatus, Problem } from '../shared/types.js';
 
 /** Codes of `connect-error`. */
@@ -89,17 +89,10 @@ export class ConnectError extends Error {
 /** An event's detail as the element's parts give it: the element adds `provider`. */
 export type DetailWithoutProvider<K extends keyof ConnectEventDetails> = Omit<ConnectEventDetails[K], 'provider'>;
 
+/** Each event as a listener receives it: the one map above, so an event is declared once. */
+type ConnectEventMap = { [K in keyof ConnectEventDetails]: CustomEvent<ConnectEventDetails[K]> };
+
 declare global {
-  interface HTMLElementEventMap {
-    'connect-start': CustomEvent<ConnectStartDetail>;
-    'connect-popup': CustomEvent<ConnectPopupDetail>;
-    'connect-popup-blocked': CustomEvent<ConnectPopupDetail>;
-    'connect-connection': CustomEvent<ConnectConnectionDetail>;
-    'connect-status': CustomEvent<ConnectStatusDetail>;
-    'connect-success': CustomEvent<ConnectSuccessDetail>;
-    'connect-error': CustomEvent<ConnectErrorDetail>;
-    'connect-cancel': CustomEvent<ConnectCancelDetail>;
-    'connect-loaded': CustomEvent<ConnectLoadedDetail>;
-    'connect-disconnect': CustomEvent<ConnectDisconnectDetail>;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an augmentation of the DOM's map by ours
+  interface HTMLElementEventMap extends ConnectEventMap {}
 }
