@@ -3,37 +3,91 @@
 //   dist/vscode.html-custom-data.json, dist/vscode.css-custom-data.json  VS Code
 //   dist/web-types.json                                                   JetBrains
 // The cleanup plugin drops what static analysis gets wrong here: the internal
-// reactive state (`flow`, `existing`...) seen as members, and the
-// variable `type` of the private emit() helper seen as an event. It also
-// types the events from HTMLElementEventMap in events.ts, gives the list its
-// rows' events (they leave it), names each tag's definition, points module
-// paths at what the package ships (dist/**/*.js, not src/**/*.ts), and adds
-// the package's entry modules.
+// reactive state (a `static properties` entry with `state: true`) and the
+// private members (`private`, `#name`), read from each class by the TypeScript
+// compiler, and the variable `type` of the private emit() helper seen as an
+// event. It also types the events from HTMLElementEventMap as the compiler
+// sees it with events.ts, gives the list its rows' events (they leave it),
+// names each tag's definition, points module paths at what the package ships
+// (dist/**/*.js, not src/**/*.ts), and adds the package's entry modules.
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
+import ts from 'typescript';
 import { customElementVsCodePlugin } from 'custom-element-vs-code-integration';
 import { customElementJetBrainsPlugin } from 'custom-element-jet-brains-integration';
 
-const INTERNAL = new Set([
-  'flow',
-  'existing',
-  'info',
-  'values',
-  'inputProblem',
-  'disconnectStep',
-  'reconnectForm',
-  'reading',
-  'entries',
-  'failed',
-  'query',
-]);
+/**
+ * 'connect-success' -> 'CustomEvent<ConnectSuccessDetail>': the `connect-*` members of HTMLElementEventMap as the
+ * compiler types them once events.ts augments it (with the project's compiler options), whatever the file's layout.
+ */
+export function eventTypes(file = 'src/element/events.ts') {
+  const { config } = ts.readConfigFile('tsconfig.json', ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, '.');
+  const program = ts.createProgram([file], { ...options, types: [], noEmit: true });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  if (!source) throw new Error(`custom-elements.json: ${file} not found`);
+  const map = checker
+    .getSymbolsInScope(source, ts.SymbolFlags.Interface)
+    .find((symbol) => symbol.name === 'HTMLElementEventMap');
+  if (!map) throw new Error('custom-elements.json: HTMLElementEventMap not found');
+  const types = {};
+  for (const member of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(map))) {
+    if (!member.name.startsWith('connect-')) continue;
+    const type = checker.getTypeOfSymbolAtLocation(member, source);
+    types[member.name] = checker.typeToString(type, source, ts.TypeFormatFlags.NoTruncation);
+  }
+  return types;
+}
 
-/** 'connect-success' -> 'CustomEvent<ConnectSuccessDetail>', read from the HTMLElementEventMap block of events.ts. */
-const EVENT_TYPES = Object.fromEntries(
-  [...readFileSync('src/element/events.ts', 'utf8').matchAll(/^\s*'(connect-[a-z-]+)': (CustomEvent<\w+>);$/gm)].map(
-    (m) => [m[1], m[2]],
-  ),
-);
+/** A `static properties = {...}` initializer without its `as const` or `satisfies`. */
+function objectLiteral(node) {
+  while (node && (ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isParenthesizedExpression(node)))
+    node = node.expression;
+  return node && ts.isObjectLiteralExpression(node) ? node : undefined;
+}
+
+const nameOf = (name) =>
+  ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isPrivateIdentifier(name) ? name.text : undefined;
+
+/**
+ * Class name -> the names of its members that are no part of its public surface, read from the source by the
+ * compiler: every `static properties` entry declared `{ state: true }` (internal reactive state), and every member
+ * that is `private` or `#private`.
+ */
+export function internalMembers(path) {
+  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const internal = new Map();
+  const visit = (node) => {
+    if (ts.isClassDeclaration(node) && node.name) {
+      const names = new Set();
+      for (const member of node.members) {
+        const name = member.name && nameOf(member.name);
+        if (!name) continue;
+        const modifiers = ts.canHaveModifiers(member) ? (ts.getModifiers(member) ?? []) : [];
+        if (ts.isPrivateIdentifier(member.name) || modifiers.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword))
+          names.add(name);
+        const isStatic = modifiers.some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+        if (!isStatic || name !== 'properties' || !ts.isPropertyDeclaration(member)) continue;
+        for (const entry of objectLiteral(member.initializer)?.properties ?? []) {
+          if (!ts.isPropertyAssignment(entry)) continue;
+          const state = objectLiteral(entry.initializer)?.properties.some(
+            (option) =>
+              ts.isPropertyAssignment(option) &&
+              nameOf(option.name) === 'state' &&
+              option.initializer.kind === ts.SyntaxKind.TrueKeyword,
+          );
+          const entryName = nameOf(entry.name);
+          if (state && entryName) names.add(entryName);
+        }
+      }
+      internal.set(node.name.text, names);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return internal;
+}
 
 /** The values of the read-only `state` and `connection-status` attributes. */
 const STATE =
@@ -58,8 +112,16 @@ const TAGS = { ConnectProvider: 'connect-provider', ConnectIntegrations: 'connec
 const cleanup = {
   name: 'connect-provider-cleanup',
   packageLinkPhase({ customElementsManifest }) {
+    const EVENT_TYPES = eventTypes();
     for (const module of customElementsManifest.modules) {
       const types = typeExports(module.path.replace(/^\//, ''));
+      const internal = internalMembers(module.path.replace(/^\//, ''));
+      /** Drops the internal state and the private members of the class `declaration` from what it lists. */
+      const publicOnly = (declaration) => {
+        const hidden = internal.get(declaration.name) ?? new Set();
+        declaration.attributes = (declaration.attributes ?? []).filter((a) => !hidden.has(a.fieldName ?? a.name));
+        declaration.members = (declaration.members ?? []).filter((m) => !hidden.has(m.name) && m.privacy !== 'private');
+      };
       if (module.exports) module.exports = module.exports.filter((entry) => !types.has(entry.name));
       module.path = shipped(module.path);
       for (const entry of module.exports ?? []) {
@@ -75,10 +137,7 @@ const cleanup = {
         if (declaration.name === 'ConnectIntegrations') {
           declaration.tagName = 'connect-integrations';
           declaration.customElement = true;
-          declaration.attributes = (declaration.attributes ?? []).filter((a) => !INTERNAL.has(a.fieldName ?? a.name));
-          declaration.members = (declaration.members ?? []).filter(
-            (m) => !INTERNAL.has(m.name) && m.privacy !== 'private',
-          );
+          publicOnly(declaration);
           declaration.events = [
             {
               name: 'connect-integrations-loaded',
@@ -91,10 +150,7 @@ const cleanup = {
         if (declaration.name !== 'ConnectProvider') continue;
         declaration.tagName = 'connect-provider';
         declaration.customElement = true;
-        declaration.attributes = (declaration.attributes ?? []).filter((a) => !INTERNAL.has(a.fieldName ?? a.name));
-        declaration.members = (declaration.members ?? []).filter(
-          (m) => !INTERNAL.has(m.name) && m.privacy !== 'private',
-        );
+        publicOnly(declaration);
         declaration.events = (declaration.events ?? []).filter((e) => e.name.startsWith('connect-'));
         for (const event of declaration.events) {
           if (!EVENT_TYPES[event.name]) throw new Error(`custom-elements.json: no type for ${event.name} in events.ts`);

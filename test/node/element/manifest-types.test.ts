@@ -1,0 +1,90 @@
+// custom-elements.json reads the element's types, not its text (custom-elements-manifest.config.mjs): each event's
+// type is the one the compiler gives HTMLElementEventMap once events.ts augments it, however its lines are laid out,
+// and a class's internal members (its `static properties` entries with `state: true`, its `private` and `#` members)
+// are derived from the class, so they stay out of the manifest under any name.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { eventTypes, internalMembers } from '../../../custom-elements-manifest.config.mjs';
+
+const dir = mkdtempSync(join(tmpdir(), 'manifest-types-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the manifest: event types', () => {
+  it("types every event of events.ts's one map as a CustomEvent of its detail", () => {
+    const types = eventTypes();
+    assert.equal(types['connect-success'], 'CustomEvent<ConnectSuccessDetail>');
+    assert.equal(types['connect-popup-blocked'], 'CustomEvent<ConnectPopupDetail>');
+    assert.deepEqual(Object.keys(types).sort(), [
+      'connect-cancel',
+      'connect-connection',
+      'connect-disconnect',
+      'connect-error',
+      'connect-loaded',
+      'connect-popup',
+      'connect-popup-blocked',
+      'connect-start',
+      'connect-status',
+      'connect-success',
+    ]);
+  });
+
+  it('reads a member written over several lines, or listed in the global map by hand', () => {
+    const file = join(dir, 'events.ts');
+    writeFileSync(
+      file,
+      `export interface WideDetail { provider: string }
+       export interface Details {
+         'connect-wide':
+           WideDetail;
+       }
+       type Map = { [K in keyof Details]: CustomEvent<Details[K]> };
+       declare global {
+         interface HTMLElementEventMap extends Map {
+           'connect-by-hand'
+             : CustomEvent<
+                 WideDetail
+               >;
+         }
+       }`,
+    );
+    const types = eventTypes(file);
+    assert.equal(types['connect-wide'], 'CustomEvent<WideDetail>');
+    assert.equal(types['connect-by-hand'], 'CustomEvent<WideDetail>');
+  });
+});
+
+describe('the manifest: internal members', () => {
+  it('holds the state entries and the private members of each class, and nothing public', () => {
+    const file = join(dir, 'element.ts');
+    writeFileSync(
+      file,
+      `class A {
+         static properties = {
+           endpoint: {},
+           label: { attribute: 'label', state: false },
+           rows: { state: true },
+           'picked': { type: Number, state: true },
+         } as const;
+         endpoint = '';
+         private controller = {};
+         #hidden = 1;
+         private read(): void {}
+         #write(): void {}
+         protected kept = 0;
+       }
+       class B { static properties = { open: { state: true } }; }`,
+    );
+    const internal = internalMembers(file);
+    assert.deepEqual([...internal.get('A')!].sort(), ['#hidden', '#write', 'controller', 'picked', 'read', 'rows']);
+    assert.deepEqual([...internal.get('B')!], ['open']);
+  });
+
+  it("finds the list's state in connect-integrations.ts", () => {
+    const internal = internalMembers('src/element/connect-integrations.ts').get('ConnectIntegrations')!;
+    for (const name of ['entries', 'failed', 'query']) assert.ok(internal.has(name), name);
+    assert.ok(!internal.has('endpoint'));
+  });
+});
