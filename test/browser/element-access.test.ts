@@ -1,4 +1,4 @@
-// Everyone who meets the element can use it (../shared/DESIGN.md section 2, "Rendering"; issue #34): the keyboard
+// Everyone who meets the element can use it (docs/element.md, "Accessibility and theming"; issue #34): the keyboard
 // path through disconnect keeps the focus on a visible control and announces the outcome, Escape keeps the
 // connection, the confirmation reads as a question with a button that says what it does, an input is named by its
 // label and described by its hint (and by the status line when it is wrong), the status region is always in the

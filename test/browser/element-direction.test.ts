@@ -1,4 +1,4 @@
-// Either direction, any word length (../shared/DESIGN.md section 2, "Languages and direction"): under dir="rtl" the
+// Either direction, any word length (docs/architecture.md, "Languages and direction"): under dir="rtl" the
 // secondary buttons lie to the left of the main button with the same gap as in ltr, and the icon, inputs and status
 // marker mirror; a long German word wraps inside the element at 320 px. Measured boxes.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';

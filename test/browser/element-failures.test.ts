@@ -1,5 +1,5 @@
-// A failure that passes never leaves the user looking at a wrong state or stuck (../shared/DESIGN.md section 2,
-// "Polling, and failures that pass"): a proxy's HTML 5xx is retried like any 5xx, a read at rest that fails is
+// A failure that passes never leaves the user looking at a wrong state or stuck (docs/architecture.md, "A flow,
+// and the rest state"): a proxy's HTML 5xx is retried like any 5xx, a read at rest that fails is
 // retried and then read again (on `online`, when shown, before a click acts on it), a connection deleted behind the
 // element's back ends any flow on it truthfully, offline periods spend no retries, and a click while waiting for a
 // popup that reads closed starts over. Real handler and emulator, behind a front that injects one fault at a time.

@@ -1,4 +1,4 @@
-// The element speaks the language of where it stands (../shared/DESIGN.md section 2, "Languages and direction"):
+// The element speaks the language of where it stands (docs/architecture.md, "Languages and direction"):
 // its own `lang`, else the nearest ancestor's across shadow roots, else <html lang>; the best registered pack;
 // English built in; `strings` wins key by key; a change of `lang` or a pack registered later re-renders it.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';

@@ -12,13 +12,13 @@ const ENGLISH_TEXTS: Record<string, string> = { ...ENGLISH, ...INTEGRATIONS_ENGL
 const LANGS = readdirSync(new URL('../../../src/locales/', import.meta.url))
   .filter((file) => file.endsWith('.ts'))
   .map((file) => file.slice(0, -3));
-/** The languages DESIGN section 2 names, and English. */
+/** The languages docs/architecture.md ("Languages and direction") says packs ship for, and English. */
 const REQUIRED = ['ar', 'de', 'en', 'es', 'fr', 'he', 'it', 'ja', 'ko', 'nl', 'pl', 'pt-BR', 'sv', 'tr', 'zh-CN'];
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();
 
 describe('locale packs', () => {
-  it('should ship a pack for every language the design names', () => {
+  it('should ship a pack for every language docs/architecture.md names', () => {
     assert.deepEqual(
       REQUIRED.filter((lang) => !LANGS.includes(lang)),
       [],
