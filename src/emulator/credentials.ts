@@ -5,37 +5,23 @@
 // `working`, or `bad_credentials` when a credential value it holds contains
 // INVALID_MARKER. Credentials are kept like tokens: never in an answer but
 // get-connection's with includeCreds, never echoed in a problem.
-import type {
-  BasicAuth,
-  Connection,
-  OAuth2ClientCredentials,
-  OAuth2PasswordCredentials,
-  ProblemIssue,
-} from '../shared/types.js';
+import type { Connection, ProblemIssue } from '../shared/types.js';
+import {
+  CREDENTIAL_KINDS,
+  CREDENTIALS,
+  fieldsToType,
+  type Credential,
+  type CredentialKind,
+} from '../shared/sign-in.js';
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
 import { knownProvider, missingInputs } from './connect.js';
 import { settleConnection } from './connections.js';
 import { refusal, type Env, type Handler } from './context.js';
 import { LIMITS } from './limits.js';
 import { catalogProvider, findConnection, findProject } from './lookup.js';
-import {
-  authSchemeOf,
-  credentialKindOf,
-  CREDENTIAL_KINDS,
-  type CatalogEntry,
-  type CredentialKind,
-} from './providers.js';
+import { authSchemeOf, credentialKindOf, type CatalogEntry } from './providers.js';
 import { newId } from './ids.js';
 import type { StoredConnection } from './state.js';
-
-/** The credentials of a connection made by generate connection: one kind, as the request gave it. */
-export interface StoredCredentials {
-  apiKey?: string;
-  basicAuth?: BasicAuth;
-  oauth2ClientCredentials?: OAuth2ClientCredentials;
-  oauth2PasswordCredentials?: OAuth2PasswordCredentials;
-  customAuth?: Record<string, string>;
-}
 
 /** A credential value holding this makes the connection end `bad_credentials` (so demos and tests can show both). */
 export const INVALID_MARKER = 'invalid';
@@ -48,7 +34,7 @@ function stringsIn(value: unknown): string[] {
 }
 
 /** What verifying credentials finds: `bad_credentials` when any of their values contains INVALID_MARKER. */
-export function verdictOf(credentials: StoredCredentials): 'working' | 'bad_credentials' {
+export function verdictOf(credentials: Credential): 'working' | 'bad_credentials' {
   return stringsIn(credentials).some((s) => s.includes(INVALID_MARKER)) ? 'bad_credentials' : 'working';
 }
 
@@ -62,15 +48,18 @@ function startVerification(ctx: Pick<Env, 'now' | 'verifyDelayMs'>, connection: 
   };
 }
 
+/** What each credential kind is, in words (for problems). */
+const KIND_WORDS: Record<CredentialKind, string> = {
+  apiKey: 'an API key',
+  basicAuth: 'a username and password',
+  oauth2ClientCredentials: 'a client ID and secret',
+  oauth2PasswordCredentials: 'a username, password, client ID and secret',
+  customAuth: 'its custom inputs',
+};
+
 /** What a provider's scheme takes, in words (for problems). */
 function describeKind(kind: CredentialKind): string {
-  return {
-    apiKey: 'an API key (apiKey)',
-    basicAuth: 'a username and password (basicAuth)',
-    oauth2ClientCredentials: 'a client ID and secret (oauth2ClientCredentials)',
-    oauth2PasswordCredentials: 'a username, password, client ID and secret (oauth2PasswordCredentials)',
-    customAuth: 'its custom inputs (customAuth)',
-  }[kind];
+  return `${KIND_WORDS[kind]} (${kind})`;
 }
 
 const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
@@ -91,35 +80,29 @@ function valueIssues(
     name: `${prefix}${name}`,
   });
   const fields = credential as Record<string, unknown>;
-  const required = (names: string[]) =>
+  const required = (names: readonly string[]) =>
     names.filter((n) => blank(fields[n])).map((n) => issue(`${kind}.${n}`, 'is required: a non-blank string'));
-  switch (kind) {
-    case 'apiKey':
-      return blank(credential) ? [issue('apiKey', 'is required: a non-blank string')] : [];
-    case 'basicAuth': {
-      const opts = provider.basicOpts;
+  // What the kind holds, and its fields: shared/sign-in.ts's CREDENTIALS.
+  switch (CREDENTIALS[kind].holds) {
+    case 'text':
+      return blank(credential) ? [issue(kind, 'is required: a non-blank string')] : [];
+    case 'fields':
       // With apiKeyAsBasic the key is in the field fieldUsed names; the other is an empty string.
-      if (opts?.apiKeyAsBasic) return required([opts.apiKeyAsBasicOpts?.fieldUsed ?? 'username']);
-      return required(['username', 'password']);
-    }
-    case 'oauth2ClientCredentials':
-      return required(['clientId', 'clientSecret']);
-    case 'oauth2PasswordCredentials':
-      return required(['username', 'password', 'clientId', 'clientSecret']);
-    case 'customAuth': {
+      return required(fieldsToType(kind, provider.basicOpts));
+    case 'inputs': {
       const inputs = provider.customOpts?.inputs ?? [];
       const issues: ProblemIssue[] = [];
       for (const input of inputs) {
         const value = Object.hasOwn(fields, input.name) ? fields[input.name] : undefined;
         if (blank(value)) {
-          issues.push(issue(`customAuth.${input.name}`, `is required: ${input.displayName}, a non-blank string`));
+          issues.push(issue(`${kind}.${input.name}`, `is required: ${input.displayName}, a non-blank string`));
         } else if (input.fieldType === 'fieldTypeSelect' && !input.options?.some((o) => o.value === value)) {
-          issues.push(issue(`customAuth.${input.name}`, `must be one of its options`));
+          issues.push(issue(`${kind}.${input.name}`, `must be one of its options`));
         }
       }
       for (const name of Object.keys(fields)) {
         if (!inputs.some((i) => i.name === name)) {
-          issues.push(issue(`customAuth.${name}`, `is not an input of ${provider.displayName}`));
+          issues.push(issue(`${kind}.${name}`, `is not an input of ${provider.displayName}`));
         }
       }
       return issues;
@@ -137,7 +120,7 @@ export function checkedCredentials(
   body: Record<string, unknown>,
   given: readonly CredentialKind[],
   prefix: string,
-): StoredCredentials {
+): Credential {
   const expected = credentialKindOf(provider);
   const issues: ProblemIssue[] = [];
   const takes = expected

@@ -5,6 +5,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
 import type { ProblemIssue } from '../shared/types.js';
+import { CREDENTIAL_KINDS } from '../shared/sign-in.js';
 import { jsonFits, LIMITS } from './limits.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under Node's ESM.
@@ -112,13 +113,7 @@ function resolve(doc: Json, value: Json): Json {
  * The body fields that carry a credential (generate connection's and update connection's): an issue about anything
  * inside one names it but never echoes its value, so no problem repeats a secret.
  */
-export const SECRET_FIELDS: ReadonlySet<string> = new Set([
-  'apiKey',
-  'basicAuth',
-  'oauth2ClientCredentials',
-  'oauth2PasswordCredentials',
-  'customAuth',
-]);
+export const SECRET_FIELDS: ReadonlySet<string> = new Set(CREDENTIAL_KINDS);
 
 /** Turns ajv's errors into Problem Details issues (no value of a SECRET_FIELDS field). */
 export function toIssues(errors: ErrorObject[] | null | undefined, where: string, data: unknown): ProblemIssue[] {

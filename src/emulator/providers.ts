@@ -2,9 +2,9 @@
 // what get-provider answers for each (shaped as the real service's catalog).
 import type { components } from '../shared/schema.js';
 import type { ProviderInput } from '../shared/provider.js';
-import type { CredentialKind } from '../shared/sign-in.js';
+import { schemeName, SIGN_IN_SCHEMES, type CredentialKind } from '../shared/sign-in.js';
+import type { ProviderInfo } from '../shared/types.js';
 
-export type ProviderInfo = components['schemas']['ProviderInfo'];
 type Schemas = components['schemas'];
 
 /** A provider of the emulator's catalog, from which get-provider's ProviderInfo is made. */
@@ -260,37 +260,25 @@ export function findProvider(name: string): CatalogEntry | undefined {
   return PROVIDERS.find((p) => p.name === name);
 }
 
-/** The credential kinds of generate connection and update connection (their body fields): the platform's names. */
-export { CREDENTIAL_KINDS, type CredentialKind } from '../shared/sign-in.js';
+/** The scheme of the table (shared/sign-in.ts) a provider of the catalog signs in with. */
+function signInScheme(provider: CatalogEntry) {
+  return SIGN_IN_SCHEMES[authSchemeOf(provider)];
+}
 
 /** Whether the user signs in to the provider on a consent page (oauth-connect): oauth2 with an authorization code. */
 export function signsInByConsent(provider: CatalogEntry): boolean {
-  return (
-    (provider.authType ?? 'oauth2') === 'oauth2' &&
-    (provider.grantType ?? 'authorizationCode').startsWith('authorizationCode')
-  );
+  return signInScheme(provider).way === 'popup';
 }
 
 /** The credential kind a provider signing in without consent takes (undefined for a consent provider). */
 export function credentialKindOf(provider: CatalogEntry): CredentialKind | undefined {
-  switch (provider.authType ?? 'oauth2') {
-    case 'apiKey':
-      return 'apiKey';
-    case 'basic':
-      return 'basicAuth';
-    case 'custom':
-      return 'customAuth';
-    default:
-      if (provider.grantType === 'clientCredentials') return 'oauth2ClientCredentials';
-      if (provider.grantType === 'password') return 'oauth2PasswordCredentials';
-      return undefined;
-  }
+  const scheme = signInScheme(provider);
+  return 'kind' in scheme ? scheme.kind : undefined;
 }
 
 /** A connection's authScheme for a provider of the catalog. */
 export function authSchemeOf(provider: CatalogEntry): Schemas['AuthScheme'] {
-  const authType = provider.authType ?? 'oauth2';
-  return authType === 'oauth2' ? `oauth2/${provider.grantType ?? 'authorizationCode'}` : authType;
+  return schemeName(provider.authType ?? 'oauth2', provider.grantType) as Schemas['AuthScheme'];
 }
 
 /** Where the emulator serves a provider's icon (`dark` for a dark UI), on its own origin. */

@@ -11,7 +11,7 @@ import type {
   Token,
   TopicDestinationRoute,
 } from '../shared/types.js';
-import type { StoredCredentials } from './credentials.js';
+import type { Credential } from '../shared/sign-in.js';
 
 export interface Org {
   id: string;
@@ -49,7 +49,7 @@ export interface StoredConnection extends Omit<Connection, 'oauth2AuthorizationC
   /** A connection made through consent: its OAuth tokens. */
   tokens?: { accessToken: Token; refreshToken: Token; scopes: string[] };
   /** A connection made by generate connection: the credentials it was given. */
-  credentials?: StoredCredentials;
+  credentials?: Credential;
   /** A verification in progress: the status the connection reaches at `at`. */
   pending?: { status: ConnectionStatus; at: string };
 }

@@ -5,23 +5,12 @@
 import { invalidRequest, type HttpProblem } from '../http/http-problem.js';
 import { isRecord } from '../shared/json.js';
 import type { BrowserProvider } from '../shared/provider.js';
-import type { GenerateConnectionRequest } from '../shared/types.js';
-import { CREDENTIAL_KINDS, signInOf, type CredentialKind } from '../shared/sign-in.js';
+import { CREDENTIAL_KINDS, CREDENTIALS, signInOf, type Credential, type CredentialKind } from '../shared/sign-in.js';
 
 /** The longest credential value, in characters (docs/server.md). */
 export const MAX_CREDENTIAL_LENGTH = 4096;
 /** The most inputs a `customAuth` credential may hold. */
 export const MAX_CUSTOM_INPUTS = 20;
-
-/** One credential in the platform's shape, e.g. `{ apiKey: '...' }` or `{ basicAuth: { username, password } }`. */
-export type Credential = Pick<GenerateConnectionRequest, CredentialKind>;
-
-/** The fields each object kind holds: required ones, and optional `scopes`. */
-const FIELDS: Partial<Record<CredentialKind, readonly string[]>> = {
-  basicAuth: ['username', 'password'],
-  oauth2ClientCredentials: ['clientId', 'clientSecret'],
-  oauth2PasswordCredentials: ['username', 'password', 'clientId', 'clientSecret'],
-};
 
 function refused(name: string, detail: string): HttpProblem {
   return invalidRequest(`${name} ${detail}`, [{ detail, in: 'body', name }]);
@@ -43,17 +32,19 @@ export function parseCredential(
   const kind = sent[0];
   if (!kind) return undefined;
   const value = body[kind];
-  if (kind === 'apiKey') return { kind, credential: { apiKey: credentialText(value, kind) } };
+  // What the kind holds, and its fields: shared/sign-in.ts's CREDENTIALS.
+  const { holds, fields, scopes: takesScopes } = CREDENTIALS[kind];
+  if (holds === 'text') return { kind, credential: { [kind]: credentialText(value, kind) } as Credential };
   if (!isRecord(value)) throw refused(kind, 'must be an object');
   const out: Record<string, unknown> = {};
-  if (kind === 'customAuth') {
+  if (holds === 'inputs') {
     const names = Object.keys(value);
     if (names.length > MAX_CUSTOM_INPUTS) throw refused(kind, `has more than ${MAX_CUSTOM_INPUTS} inputs`);
     for (const name of names) out[name] = credentialText(value[name], `${kind}.${name}`);
   } else {
-    for (const field of FIELDS[kind]!) out[field] = credentialText(value[field], `${kind}.${field}`);
+    for (const field of fields) out[field] = credentialText(value[field], `${kind}.${field}`);
     const scopes = value.scopes;
-    if (kind !== 'basicAuth' && scopes !== undefined && scopes !== null) {
+    if (takesScopes && scopes !== undefined && scopes !== null) {
       if (!Array.isArray(scopes) || scopes.length > MAX_CUSTOM_INPUTS)
         throw refused(`${kind}.scopes`, 'must be a short array of strings');
       out.scopes = scopes.map((scope, i) => credentialText(scope, `${kind}.scopes[${i}]`));
@@ -83,6 +74,12 @@ export function checkCredentialKind(info: BrowserProvider, sent: CredentialKind 
   throw refused(sent, `is not what ${info.name} takes: it ${how}`);
 }
 
+/** The kinds that hold a username and a password, which basic auth could carry together (basicAuth, oauth2 password). */
+const USER_AND_PASSWORD = CREDENTIAL_KINDS.filter((kind) => {
+  const fields: readonly string[] = CREDENTIALS[kind].fields;
+  return fields.includes('username') && fields.includes('password');
+});
+
 /**
  * The texts a platform's error could repeat a credential as: each value as sent, JSON-escaped (inside a JSON text),
  * and a username and password as basic auth carries them (`user:pass` in base64), each once and none empty (an empty
@@ -90,8 +87,11 @@ export function checkCredentialKind(info: BrowserProvider, sent: CredentialKind 
  */
 export function secretForms(credential: Credential): string[] {
   const forms = credentialValues(credential).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
-  for (const pair of [credential.basicAuth, credential.oauth2PasswordCredentials])
-    if (pair) forms.push(btoa(String.fromCharCode(...new TextEncoder().encode(`${pair.username}:${pair.password}`))));
+  for (const kind of USER_AND_PASSWORD) {
+    const pair: unknown = credential[kind];
+    if (isRecord(pair))
+      forms.push(btoa(String.fromCharCode(...new TextEncoder().encode(`${pair.username}:${pair.password}`))));
+  }
   return [...new Set(forms)];
 }
 

@@ -1,22 +1,113 @@
 // How a provider signs in (docs/element.md, "Every way a provider signs in"):
 // through a consent page in a popup, or with credentials the user types into
 // a form, whose inputs and request shape the provider info decides. Shared by
-// the element (which asks for them) and the handler (which takes only the
-// kind the provider's scheme takes).
+// the element (which asks for them), the handler (which takes only the kind
+// the provider's scheme takes) and the emulator (which checks and keeps them).
+// The tables below are the one place each scheme, credential and field is
+// written; test/node/shared/sign-in-table.test.ts holds openapi.yaml to them.
 import type { BrowserProvider } from './provider.js';
+import type { AuthScheme, GenerateConnectionRequest } from './types.js';
 
-/** The credential fields of the platform's generate-connection body, one per scheme. */
-export const CREDENTIAL_KINDS = [
-  'apiKey',
-  'basicAuth',
-  'oauth2ClientCredentials',
-  'oauth2PasswordCredentials',
-  'customAuth',
-] as const;
-export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+/**
+ * The fields a user types, by their name in the credential: whether each is a secret (shown as dots, never echoed)
+ * and the key of its label in the element's strings.
+ */
+export const CREDENTIAL_FIELDS = {
+  apiKey: { secret: true, label: 'apiKey' },
+  username: { secret: false, label: 'username' },
+  password: { secret: true, label: 'password' },
+  clientId: { secret: false, label: 'clientId' },
+  clientSecret: { secret: true, label: 'clientSecret' },
+} as const satisfies Record<string, { secret: boolean; label: string }>;
+export type CredentialField = keyof typeof CREDENTIAL_FIELDS;
 
 /** The labels the element gives the inputs of the built-in schemes (keys of its strings). */
-export type CredentialLabel = 'apiKey' | 'username' | 'password' | 'clientId' | 'clientSecret';
+export type CredentialLabel = (typeof CREDENTIAL_FIELDS)[CredentialField]['label'];
+
+/**
+ * The credentials of the platform's generate-connection (and update-connection) body, by their field there: what
+ * each holds (`text`: the value itself, one field's; `fields`: an object of these fields, each required, in the
+ * form's order; `inputs`: an object of the provider's customOpts.inputs) and whether the object may add `scopes`.
+ */
+export const CREDENTIALS = {
+  apiKey: { holds: 'text', fields: ['apiKey'], scopes: false },
+  basicAuth: { holds: 'fields', fields: ['username', 'password'], scopes: false },
+  oauth2ClientCredentials: { holds: 'fields', fields: ['clientId', 'clientSecret'], scopes: true },
+  oauth2PasswordCredentials: {
+    holds: 'fields',
+    fields: ['username', 'password', 'clientId', 'clientSecret'],
+    scopes: true,
+  },
+  customAuth: { holds: 'inputs', fields: [], scopes: false },
+} as const satisfies Record<
+  string,
+  { holds: 'text' | 'fields' | 'inputs'; fields: readonly CredentialField[]; scopes: boolean }
+>;
+export type CredentialKind = keyof typeof CREDENTIALS;
+
+/** The credential fields of the platform's generate-connection body, one per scheme. */
+export const CREDENTIAL_KINDS = Object.keys(CREDENTIALS) as readonly CredentialKind[];
+
+/** One credential in the platform's shape, e.g. `{ apiKey: '...' }` or `{ basicAuth: { username, password } }`. */
+export type Credential = Pick<GenerateConnectionRequest, CredentialKind>;
+
+/**
+ * Every scheme a provider may sign in with, by its name (a connection's authScheme; `jwt` has none): through the
+ * consent page in a `popup`, with a `form` of the credential `kind` (none: nothing to type), or `unsupported`
+ * (neither the element nor the handler can sign in with it).
+ */
+export const SIGN_IN_SCHEMES = {
+  'oauth2/authorizationCode': { way: 'popup' },
+  // The platform runs PKCE behind oauth-connect: for the browser it is the consent page like any other.
+  'oauth2/authorizationCodePKCE': { way: 'popup' },
+  'oauth2/clientCredentials': { way: 'form', kind: 'oauth2ClientCredentials' },
+  'oauth2/password': { way: 'form', kind: 'oauth2PasswordCredentials' },
+  apiKey: { way: 'form', kind: 'apiKey' },
+  basic: { way: 'form', kind: 'basicAuth' },
+  custom: { way: 'form', kind: 'customAuth' },
+  none: { way: 'form' },
+  jwt: { way: 'unsupported' },
+} as const satisfies Record<
+  AuthScheme | 'jwt',
+  { way: 'popup' } | { way: 'form'; kind?: CredentialKind } | { way: 'unsupported' }
+>;
+export type SignInScheme = keyof typeof SIGN_IN_SCHEMES;
+
+/** A scheme's name from a provider's authType and grant: `oauth2/<grantType>`, or the authType itself. */
+export function schemeName(authType: string, grantType: string | undefined): string {
+  return authType === 'oauth2' ? `oauth2/${grantType ?? 'authorizationCode'}` : authType;
+}
+
+/** The scheme of the table a provider signs in with; undefined when it names none of them (or nothing). */
+function schemeOf(info: BrowserProvider | null | undefined): (typeof SIGN_IN_SCHEMES)[SignInScheme] | undefined {
+  if (typeof info?.authType !== 'string') return undefined;
+  const name = schemeName(info.authType, info.oauth2Opts?.grantType);
+  return Object.hasOwn(SIGN_IN_SCHEMES, name) ? SIGN_IN_SCHEMES[name as SignInScheme] : undefined;
+}
+
+/**
+ * The name of the scheme a provider signs in with when the table cannot sign in with it (`jwt`, or a scheme it does
+ * not know, such as a grant type of a later platform); undefined when it can, or when the provider names no scheme
+ * (a provider not known signs in through the popup).
+ */
+export function unsupportedScheme(info: BrowserProvider | null | undefined): string | undefined {
+  if (typeof info?.authType !== 'string') return undefined;
+  const scheme = schemeOf(info);
+  return scheme && scheme.way !== 'unsupported' ? undefined : schemeName(info.authType, info.oauth2Opts?.grantType);
+}
+
+/**
+ * The fields of a credential the user gives: its own (none of customAuth, whose inputs are the provider's), but one
+ * for basic with apiKeyAsBasic (the key, in the field apiKeyAsBasicOpts.fieldUsed names, the username by default;
+ * the other an empty string).
+ */
+export function fieldsToType(
+  kind: CredentialKind,
+  basicOpts: BrowserProvider['basicOpts'] | undefined,
+): readonly CredentialField[] {
+  if (kind !== 'basicAuth' || !basicOpts?.apiKeyAsBasic) return CREDENTIALS[kind].fields;
+  return [basicOpts.apiKeyAsBasicOpts?.fieldUsed === 'password' ? 'password' : 'username'];
+}
 
 /** One input the user fills. */
 export interface CredentialInput {
@@ -37,23 +128,19 @@ export type SignIn =
   /** `kind` undefined: the provider takes nothing (`none`), and the form has no input. */
   | { way: 'form'; kind?: CredentialKind; inputs: CredentialInput[] };
 
-/** The built-in forms, by `authType` (by grant for oauth2): the credential kind, then its inputs in order. */
-const FORMS: Record<string, [CredentialKind, ...CredentialLabel[]]> = {
-  apiKey: ['apiKey', 'apiKey'],
-  basic: ['basicAuth', 'username', 'password'],
-  'oauth2:clientCredentials': ['oauth2ClientCredentials', 'clientId', 'clientSecret'],
-  'oauth2:password': ['oauth2PasswordCredentials', 'username', 'password', 'clientId', 'clientSecret'],
-};
-const MASKED = new Set<string>(['apiKey', 'password', 'clientSecret']);
-
-/** How the provider signs in; a provider not known (no providers route) signs in through the popup. */
+/**
+ * How the provider signs in; a provider not known (no providers route), or of a scheme the table cannot sign in with
+ * (unsupportedScheme), signs in through the popup.
+ */
 export function signInOf(info: BrowserProvider | null | undefined): SignIn {
-  const type = info?.authType;
-  if (type === 'none') return { way: 'form', inputs: [] };
-  if (type === 'custom')
+  const scheme = schemeOf(info);
+  if (scheme?.way !== 'form') return { way: 'popup' };
+  if (!('kind' in scheme)) return { way: 'form', inputs: [] };
+  const { kind } = scheme;
+  if (kind === 'customAuth')
     return {
       way: 'form',
-      kind: 'customAuth',
+      kind,
       inputs: (info!.customOpts?.inputs ?? []).map(({ name, displayName, prompt, docsURL, fieldType, options }) => ({
         name,
         label: { text: displayName || name },
@@ -63,33 +150,33 @@ export function signInOf(info: BrowserProvider | null | undefined): SignIn {
         docsURL,
       })),
     };
-  const form = FORMS[type === 'oauth2' ? `oauth2:${info!.oauth2Opts?.grantType}` : String(type)];
-  if (!form) return { way: 'popup' };
-  const [kind, ...names] = form;
-  // The scheme's options are named after it: oauth2Opts, basicOpts, apiKeyOpts.
-  const docsURL = info![`${type as 'oauth2' | 'basic' | 'apiKey'}Opts`]?.docsURL;
+  // The scheme's options are named after its authType: oauth2Opts, basicOpts, apiKeyOpts.
+  const docsURL = info![`${info!.authType as 'oauth2' | 'basic' | 'apiKey'}Opts`]?.docsURL;
   // basic with apiKeyAsBasic: one API key, carried as the username or the password (the other left empty).
-  const asBasic = type === 'basic' && info!.basicOpts?.apiKeyAsBasic;
-  const fieldUsed = info!.basicOpts?.apiKeyAsBasicOpts?.fieldUsed === 'password' ? 'password' : 'username';
+  const asKey = kind === 'basicAuth' && !!info!.basicOpts?.apiKeyAsBasic;
   return {
     way: 'form',
     kind,
-    inputs: (asBasic ? [fieldUsed] : names).map((name, i): CredentialInput => ({
-      name,
-      label: { builtIn: asBasic ? 'apiKey' : (name as CredentialLabel) },
-      masked: !!asBasic || MASKED.has(name),
-      // The docs tell where to find the credential: beside its first input.
-      docsURL: i ? undefined : docsURL,
-    })),
+    inputs: fieldsToType(kind, info!.basicOpts).map((name, i): CredentialInput => {
+      const field = CREDENTIAL_FIELDS[asKey ? 'apiKey' : name];
+      return {
+        name,
+        label: { builtIn: field.label },
+        masked: field.secret,
+        // The docs tell where to find the credential: beside its first input.
+        docsURL: i ? undefined : docsURL,
+      };
+    }),
   };
 }
 
 /** The credential in the platform's shape, from the values of the form's inputs (by name). */
 export function credentialOf(signIn: SignIn, values: Record<string, string>): Partial<Record<CredentialKind, unknown>> {
   if (signIn.way !== 'form' || !signIn.kind) return {};
-  if (signIn.kind === 'apiKey') return { apiKey: values.apiKey ?? '' };
-  // basic with an API key: the other of username and password is an empty string.
-  const fields: Record<string, string> = signIn.kind === 'basicAuth' ? { username: '', password: '' } : {};
+  if (CREDENTIALS[signIn.kind].holds === 'text') return { [signIn.kind]: values[signIn.kind] ?? '' };
+  // An object of fields: every one of the kind's is there, the ones the form does not ask for (basic with an API
+  // key: the other of username and password) as an empty string.
+  const fields: Record<string, string> = Object.fromEntries(CREDENTIALS[signIn.kind].fields.map((name) => [name, '']));
   for (const input of signIn.inputs) fields[input.name] = values[input.name] ?? '';
   return { [signIn.kind]: fields };
 }

@@ -9,8 +9,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { HttpProblem } from '../../../src/http/http-problem.js';
-import { checkedCredentials, verdictOf, type StoredCredentials } from '../../../src/emulator/credentials.js';
-import type { CatalogEntry, CredentialKind } from '../../../src/emulator/providers.js';
+import { checkedCredentials, verdictOf } from '../../../src/emulator/credentials.js';
+import type { CatalogEntry } from '../../../src/emulator/providers.js';
+import type { Credential, CredentialKind } from '../../../src/shared/sign-in.js';
 
 const provider = (extra: Partial<CatalogEntry>): CatalogEntry => ({
   name: 'made',
@@ -22,7 +23,7 @@ const provider = (extra: Partial<CatalogEntry>): CatalogEntry => ({
 });
 
 /** The credential `checkedCredentials` keeps for `body`'s `kind`. */
-const kept = (entry: CatalogEntry, kind: CredentialKind, value: unknown): StoredCredentials =>
+const kept = (entry: CatalogEntry, kind: CredentialKind, value: unknown): Credential =>
   checkedCredentials(entry, { [kind]: value }, [kind], '');
 
 /** The names of the issues of the 400 `checkedCredentials` throws for `body` (every kind it holds given). */
