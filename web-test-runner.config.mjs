@@ -3,6 +3,8 @@
 // through Puppeteer's WebDriver BiDi, WebKit (MiniBrowser) through WebKitWebDriver.
 // BROWSERS=chromium,firefox,webkit selects a subset.
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
@@ -15,8 +17,25 @@ import { reactAsEsm } from './test/browser/server/react-esm.mjs';
 import { bundle } from './scripts/bundle.mjs';
 import { browserPaths, chromiumLaunchOptions } from './scripts/browsers.mjs';
 
-// The self-contained bundle, for the test that loads it twice in a page.
-await bundle({ write: true });
+/**
+ * Whether dist/connect-provider.js was written after every file it is made of changed: a whole `npm test` has just
+ * built it (its pack's build runs before the browser tests), so bundling it again would spend seconds for the same bytes.
+ */
+function bundleIsFresh() {
+  let built;
+  try {
+    built = statSync('dist/connect-provider.js').mtimeMs;
+  } catch {
+    return false;
+  }
+  const inputs = ['scripts/bundle.mjs', 'tsconfig.json', 'package-lock.json'];
+  for (const entry of readdirSync('src', { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) inputs.push(join(entry.parentPath, entry.name));
+  return inputs.every((path) => statSync(path).mtimeMs < built);
+}
+
+// The self-contained bundle, for the tests that load it (loading, sandbox, the strict CSP page).
+if (!bundleIsFresh()) await bundle({ write: true });
 import { countReporter } from './test/browser/server/count-reporter.mjs';
 
 const wanted = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',').map((s) => s.trim());

@@ -91,12 +91,14 @@ async function stopTree(child) {
 }
 
 /**
- * Runs a step's command. `quiet`: its standard output is kept, not shown; `later`: all its output is kept and shown
- * in one piece when it ends, under `title` (a step that runs beside another).
+ * Runs a step's command. `quiet`: its standard output is kept, not shown, and its error output is shown in one piece
+ * when it ends (it runs beside another step); `later`: all its output is kept and shown in one piece when it ends,
+ * under `title` (a step that runs beside another).
  */
 function run(command, args, { env = {}, limitMs, quiet = false, later = false, title = '' }) {
   return new Promise((resolve) => {
     let output = '';
+    let errors = '';
     let timedOut = false;
     // detached: the step leads its own session, so what it leaves behind can be found and stopped.
     const child = spawn(command, args, {
@@ -117,6 +119,7 @@ function run(command, args, { env = {}, limitMs, quiet = false, later = false, t
     });
     child.stderr.on('data', (chunk) => {
       if (later) output += chunk;
+      else if (quiet) errors += chunk;
       else process.stderr.write(chunk);
     });
     child.on('error', (error) => {
@@ -136,6 +139,7 @@ function run(command, args, { env = {}, limitMs, quiet = false, later = false, t
         kill(leftovers, 'SIGKILL');
       }
       if (later) process.stdout.write(`\n## ${title}\n${output}\n## end of ${title}\n`);
+      if (quiet && errors) process.stderr.write(`\n## ${command} ${args[0] ?? ''}\n${errors}## end of it\n`);
       resolve({ code: code ?? 1, output, timedOut });
     });
   });
@@ -197,8 +201,8 @@ function checkStep(name, command, args, limitMs, { alongside = false } = {}) {
 
 const MINUTE = 60_000;
 
-// The static checks (they read the sources, write nothing and wait on no timer) run beside the browser tests, which
-// spend much of their time waiting on popups and polls: CI on two cores takes about a minute and a half less.
+// The static checks (they read the sources, write nothing others read and wait on no timer) run beside the browser
+// tests, which spend much of their time waiting on popups and polls: CI on two cores takes about two minutes less.
 const alongside = !only;
 
 if (!only || only === 'node') {
@@ -208,10 +212,15 @@ if (!only || only === 'node') {
       alongside,
     }),
   );
-  steps.push(nodeTestStep('node tests', 'test:node', 10 * MINUTE));
-  steps.push(checkStep('bundle size', 'node', ['scripts/size.mjs'], 2 * MINUTE));
+  steps.push({ ...nodeTestStep('node tests', 'test:node', 10 * MINUTE), nodeSuite: true });
+  // The size check and the audit read no timer and none of the Node tests' files: in a whole run they go beside the
+  // Node tests (see sideOfNodeTests), not after them.
+  steps.push({ ...checkStep('bundle size', 'node', ['scripts/size.mjs'], 2 * MINUTE), besideNode: alongside });
   // Known advisories of the code inlined into dist/ (exit 0, the list printed, when the registry cannot be asked).
-  steps.push(checkStep('audit of the bundled packages', 'npm', ['run', '--silent', 'audit:bundled'], 2 * MINUTE));
+  steps.push({
+    ...checkStep('audit of the bundled packages', 'npm', ['run', '--silent', 'audit:bundled'], 2 * MINUTE),
+    besideNode: alongside,
+  });
 }
 
 if (!only || only === 'types') {
@@ -309,12 +318,6 @@ if (!only || ['browser', 'e2e', 'package', 'examples'].includes(only)) {
   }
 }
 
-if (!only || ['package', 'examples'].includes(only)) {
-  const started = Date.now();
-  await packOnce();
-  lines.push(`npm pack, shared by the package and examples steps (${Math.round((Date.now() - started) / 1000)} s)`);
-}
-
 /** Runs steps one after another; each one's line is kept under its own index, so the summary keeps their order. */
 async function runSteps(list, summary) {
   for (const step of list) {
@@ -327,17 +330,40 @@ async function runSteps(list, summary) {
     const failures = (result.failures ?? []).slice(0, 20).map((name) => `\n#   failed: ${name}`);
     summary.set(
       step,
-      `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''}${step.alongside ? ', beside the browser tests' : ''})${failures.join('')}`,
+      `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''}${step.alongside ? ', beside the browser tests' : ''}${step.besideNode ? ', beside the node tests' : ''})${failures.join('')}`,
     );
   }
 }
 
 const summary = new Map();
 const beside = steps.filter((step) => step.alongside);
+const besideNode = steps.filter((step) => step.besideNode);
 const browserStep = steps.find((step) => step.browser);
+const nodeStep = steps.find((step) => step.nodeSuite);
+const needsPack = !only || ['package', 'examples'].includes(only);
+
+/**
+ * What a whole run does beside the Node tests (they read nothing of dist/, and Node's test runner keeps one core
+ * busy on two): the size check, the audit, then the pack, one after another, since the size check writes
+ * dist/connect-provider.js and the pack's build (its prepack) rewrites dist/ whole. The browser tests bundle into
+ * dist/ and the later suites install the tarball, so every step after the Node tests waits for this.
+ */
+async function sideOfNodeTests() {
+  await runSteps(besideNode, summary);
+  if (!needsPack) return;
+  const started = Date.now();
+  await packOnce();
+  const seconds = Math.round((Date.now() - started) / 1000);
+  lines.push(
+    `npm pack, shared by the package and examples steps (${seconds} s${nodeStep ? ', beside the node tests' : ''})`,
+  );
+}
+
+if (!nodeStep) await sideOfNodeTests();
 for (const step of steps) {
-  if (step.alongside && browserStep) continue;
-  if (step === browserStep) await Promise.all([runSteps([step], summary), runSteps(beside, summary)]);
+  if ((step.alongside && browserStep) || (step.besideNode && nodeStep)) continue;
+  if (step === nodeStep) await Promise.all([runSteps([step], summary), sideOfNodeTests()]);
+  else if (step === browserStep) await Promise.all([runSteps([step], summary), runSteps(beside, summary)]);
   else await runSteps([step], summary);
 }
 for (const step of steps) if (summary.has(step)) lines.push(summary.get(step));
