@@ -347,10 +347,8 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
     const [, kind] = fixture;
     if (kind === 'http-url')
       return json(ctx, { url: 'http://evil.example/consent', messageOrigin: 'http://evil.example' });
-    if (kind === 'js-url') return json(ctx, { url: 'javascript:alert(1)' });
     if (kind === 'no-url') return json(ctx, { messageOrigin: 'https://x.example' });
     if (kind === 'bare-url') return json(ctx, 'https://127.0.0.1:1/never');
-    if (kind === 'evil-loopback') return json(ctx, { url: 'http://127.evil.example/consent' });
     if (kind === 'loopback-url') return json(ctx, { url: 'http://localhost:1/consent' });
     if (kind === 'old-failure')
       return json(ctx, { url: `${ctx.origin}/__test__/post-failure`, messageOrigin: 'https://platform.example' });
