@@ -1,4 +1,4 @@
-import { css, html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
@@ -6,7 +6,8 @@ import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectStrings } from './strings.js';
 import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
 import { isMissingRoute, knownProvider, pickConnection, readConnections, requestAtRest } from './page-reads.js';
-import { langOf, localeFor, onLocaleChange } from './locales.js';
+import { displayNameOf, Localize } from './localize.js';
+import { styles } from './connect-integrations.styles.js';
 
 export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
 
@@ -35,9 +36,8 @@ const SEARCH_FROM = 9;
 /** The parts of a row's element, exported under their own names. */
 const ROW_PARTS = 'button,icon,status,fallback,stop,field,link,back,disconnect,keep';
 
-/** The provider as the user reads it: its displayName, else its name with a capital. */
-const displayNameOf = (entry: IntegrationEntry): string =>
-  entry.displayName || entry.provider[0].toUpperCase() + entry.provider.slice(1);
+/** The provider of a row as the user reads it. */
+const nameOf = (entry: IntegrationEntry): string => displayNameOf(entry.provider, entry);
 
 /**
  * @summary A whole integrations settings page in one tag: one row per provider the user may connect, each a full
@@ -51,68 +51,7 @@ const displayNameOf = (entry: IntegrationEntry): string =>
  * @csspart button - Every row's connect button (and each of the row element's parts, under its own name).
  */
 export class ConnectIntegrations extends LitElement {
-  static override styles = css`
-    :host {
-      display: block;
-    }
-    :host([hidden]) {
-      display: none;
-    }
-    ul {
-      list-style: none;
-      margin: 0;
-      padding: 0;
-    }
-    [part~='row'] {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0.5em 1em;
-      align-items: center;
-      padding: 0.75em 0;
-      border-top: 1px solid color-mix(in srgb, currentColor 15%, transparent);
-      min-height: 2.5em;
-    }
-    .name {
-      flex: 1 1 12em;
-      min-width: 0;
-      overflow-wrap: anywhere;
-    }
-    .name img {
-      width: 1.25em;
-      height: 1.25em;
-      vertical-align: middle;
-      margin-inline-end: 0.5em;
-    }
-    small {
-      display: block;
-      font-size: 0.875em;
-    }
-    input,
-    button {
-      font: inherit;
-    }
-    [part='search'] {
-      margin-bottom: 0.5em;
-      padding: 0.25em 0.5em;
-      width: 100%;
-      max-width: 24em;
-      box-sizing: border-box;
-    }
-    .loading {
-      opacity: 0.4;
-    }
-    [hidden] {
-      display: none !important;
-    }
-    .visually-hidden {
-      position: absolute;
-      width: 1px;
-      height: 1px;
-      overflow: hidden;
-      clip-path: inset(50%);
-      white-space: nowrap;
-    }
-  `;
+  static override styles = styles;
 
   /**
    * The reactive properties, declared here rather than by decorators, as `<connect-provider>` declares its own.
@@ -165,17 +104,8 @@ export class ConnectIntegrations extends LitElement {
    * moves the rows it keeps, with their state and any flow, and adds or drops only the others.
    */
   #rows = new Map<string, ConnectProvider>();
-  #stopLocale?: () => void;
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.#stopLocale = onLocaleChange(() => this.requestUpdate());
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.#stopLocale?.();
-  }
+  /** The list's texts: the host's strings, else the pack of the list's language (its rows find theirs the same way). */
+  #localize = new Localize<keyof IntegrationsStrings>(this, DEFAULT_INTEGRATIONS_STRINGS);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('endpoint') || changed.has('providers')) this.#read();
@@ -246,7 +176,7 @@ export class ConnectIntegrations extends LitElement {
         detail: {
           integrations: entries.map((entry) => ({
             provider: entry.provider,
-            displayName: displayNameOf(entry),
+            displayName: nameOf(entry),
             connection: pickConnection(list, entry.provider) ?? null,
           })),
         },
@@ -255,19 +185,16 @@ export class ConnectIntegrations extends LitElement {
   }
 
   #text(key: keyof IntegrationsStrings, count = 0, total = 0): string {
-    // The host's strings, else the pack of the list's language (its rows find theirs the same way), else English.
-    return String(this.strings?.[key] ?? localeFor(langOf(this))?.[key] ?? DEFAULT_INTEGRATIONS_STRINGS[key])
-      .replaceAll('{count}', String(count))
-      .replaceAll('{total}', String(total));
+    return this.#localize.term(key, { count: String(count), total: String(total) });
   }
 
   /** A row; one the search does not match is hidden, never removed, so its flow and state go on. */
   #renderRow(entry: IntegrationEntry, query: string): TemplateResult {
     const icon = entry.media?.regular?.iconURL;
     const description = this.descriptions?.[entry.provider];
-    return html`<li part="row" ?hidden=${!displayNameOf(entry).toLowerCase().includes(query)}>
+    return html`<li part="row" ?hidden=${!nameOf(entry).toLowerCase().includes(query)}>
       <span class="name"
-        >${isAllowedUrl(icon) ? html`<img alt="" src=${icon} />` : nothing}<strong>${displayNameOf(entry)}</strong
+        >${isAllowedUrl(icon) ? html`<img alt="" src=${icon} />` : nothing}<strong>${nameOf(entry)}</strong
         >${description ? html`<small>${description}</small>` : nothing}</span
       >${this.#rows.get(entry.provider)}
     </li>`;
@@ -289,7 +216,7 @@ export class ConnectIntegrations extends LitElement {
     const search = entries.length >= SEARCH_FROM;
     // Without the search input (8 rows or fewer), no row is hidden.
     const query = search ? this.query.trim().toLowerCase() : '';
-    const shown = entries.filter((e) => displayNameOf(e).toLowerCase().includes(query)).length;
+    const shown = entries.filter((e) => nameOf(e).toLowerCase().includes(query)).length;
     return html`${
       search
         ? html`<input

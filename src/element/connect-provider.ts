@@ -1,69 +1,21 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Connection } from '../shared/types.js';
-import type { BrowserProvider } from '../shared/provider.js';
+import type { SignIn } from '../shared/sign-in.js';
 import { isAllowedUrl } from '../shared/url.js';
-import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
-import { credentialOf, signInOf, type CredentialInput, type SignIn } from '../shared/sign-in.js';
-import { BackendError, connectionPath } from './backend.js';
-import { Lifetime } from './lifetime.js';
 import { styles } from './connect-provider.styles.js';
 import { stampOf } from './connection-match.js';
+import { renderControl } from './control.js';
+import { CredentialForm } from './credential-form.js';
+import { Disconnect } from './disconnect.js';
 import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
 import { Flow } from './flow.js';
-import { langOf, localeFor, onLocaleChange, type LocaleStrings } from './locales.js';
+import { displayNameOf, Localize } from './localize.js';
 import { publicState, type ConnectState } from './machine.js';
-import {
-  announce,
-  endpointKey,
-  onConnectionChange,
-  pickConnection,
-  readConnections,
-  readProvider,
-  requestAtRest,
-  type ConnectionChange,
-  type ConnectionList,
-} from './page-reads.js';
-import { refusesProvider, statusLine, type DisconnectStep } from './status.js';
+import { announce } from './page-reads.js';
+import { reflect, RestState } from './rest-state.js';
+import { refusesProvider, statusLine } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
-
-/** What the backend's oauth-connect gets from the element's attributes. */
-const HINTS = [
-  'groupRef',
-  'groupName',
-  'consumerRef',
-  'consumerName',
-  'providerWorkspaceRef',
-  'providerAppId',
-] as const;
-
-/** Bounds of the timing attributes: outside them, the nearest bound (and one console warning). */
-const BOUNDS = {
-  pollInterval: [100, 60000, 1000],
-  timeout: [1000, 3600000, 300000],
-  closedGrace: [0, 1800000, 120000],
-} as const;
-
-/** A page hidden this long reads the connection again when it is shown. */
-const STALE_AFTER_HIDDEN = 60000;
-/** Ms the button stays neutral while the connection is read; then it offers Connect. */
-const NEUTRAL_FOR = 3000;
-
-/** An input the provider needs before its consent page opens. */
-interface Field {
-  /** `workspace`, a `metadata.input` item's name, or a credential's (`apiKey`, `username`...). */
-  name: string;
-  label: string;
-  prompt?: string;
-  /** Where to find it: shown when https (or http on a loopback host). */
-  docsURL?: string;
-  /** What the input holds: the user's value, else the provider's default. A credential's is never kept. */
-  value?: string;
-  workspace?: boolean;
-  /** A credential: read from its input when sent, then emptied. */
-  credential?: boolean;
-  masked?: boolean;
-  options?: Array<{ value: string; label: string }>;
-}
+import { TIMING_BOUNDS } from './timing.js';
 
 /**
  * @summary A button that connects the user's third-party account through the platform's OAuth popup, verifies that
@@ -108,8 +60,10 @@ interface Field {
 export class ConnectProvider extends LitElement {
   static override styles = styles;
   /**
-   * The reactive properties, declared here rather than by decorators (their calls cost 364 bytes gzip in the
-   * element's bundle): each attribute reflects the camelCase property below; `state: true` is internal state.
+   * The public properties, the one table of them: each attribute reflects the camelCase property below, and the
+   * framework typings (frameworks/attributes.ts) and the manifest are derived from it. Declared here rather than by
+   * decorators (their calls cost 364 bytes gzip in the element's bundle). The element's internal state lives in its
+   * controllers, which update it when they change.
    */
   static override properties = {
     endpoint: {},
@@ -132,15 +86,7 @@ export class ConnectProvider extends LitElement {
     providerMetadata: { attribute: false },
     requestHeaders: { attribute: false },
     strings: { attribute: false },
-    flow: { state: true },
-    existing: { state: true },
-    info: { state: true },
-    values: { state: true },
-    inputProblem: { state: true },
-    disconnectStep: { state: true },
-    reconnectForm: { state: true },
-    reading: { state: true },
-  };
+  } as const;
 
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
   endpoint = '';
@@ -161,9 +107,9 @@ export class ConnectProvider extends LitElement {
   /** When set, the element re-authorizes this connection (update mode). */
   connectionId?: string;
   /** Base polling interval in ms (100 to 60000). */
-  pollInterval = 1000;
+  pollInterval: number = TIMING_BOUNDS.pollInterval[2];
   /** Ms from opening the popup to giving up (1000 to 3600000). */
-  timeout = 300000;
+  timeout: number = TIMING_BOUNDS.timeout[2];
   /** Popup width in CSS px. */
   popupWidth = 600;
   /** Popup height in CSS px. */
@@ -172,7 +118,7 @@ export class ConnectProvider extends LitElement {
    * Ms the element keeps asking the backend about a popup that reads closed with no outcome (it may be severed by
    * the provider's Cross-Origin-Opener-Policy while the user still signs in) before it ends `popup_closed`.
    */
-  closedGrace = 120000;
+  closedGrace: number = TIMING_BOUNDS.closedGrace[2];
   /** Space-separated extra origins whose messages the element trusts. */
   messageOrigins = '';
   /** Disables the button. */
@@ -186,55 +132,59 @@ export class ConnectProvider extends LitElement {
   /** Replacements for the user-facing strings (property only). */
   strings: Partial<ConnectStrings> = {};
 
-  private flow?: Flow;
-  /** The caller's connection at rest: undefined while unknown, null when none. */
-  private existing?: Connection | null;
-  private info?: BrowserProvider | null;
-  private values: Record<string, string> = {};
-  /** A missing or malformed input the last click met, said in the status line until the next action. */
-  private inputProblem = '';
-  /** The name of the input that inputProblem is about. */
-  #problemField?: string;
-  private disconnectStep: DisconnectStep = 'idle';
-  /** The credential form of a connection's reconnect is open (a provider that signs in with credentials). */
-  private reconnectForm = false;
-  /** The backend refused DELETE (405): Disconnect is not offered again. */
-  #cannotDisconnect?: boolean;
-  /** The connection is being read, for less than NEUTRAL_FOR ms: the button is neutral and busy. */
-  private reading = false;
-  /** The last read at rest failed though that may pass: read again on `online`, when shown, and on a click. */
-  #readFailed?: boolean;
-  /** The last connection a flow read (it may be newer than `existing`). */
-  #flowConnection?: Connection;
+  #localize = new Localize(this, DEFAULT_STRINGS);
+  #rest = new RestState(
+    this,
+    () => (this.#busy ? this.#flow : undefined),
+    (connection) => this.#emit('connect-loaded', { connection }),
+  );
+  #form = new CredentialForm(
+    this,
+    this.#rest,
+    (key, field) => this.#text(key, undefined, field),
+    () => this.#handleClick(),
+    () => this.#disconnect.step === 'failed' && (this.#disconnect.step = 'idle'),
+  );
+  #disconnect = new Disconnect(
+    this,
+    this.#rest,
+    (key) => this.#text(key),
+    (message) => this.#warn(message),
+    (connection) => {
+      this.#rest.show(null);
+      this.#rest.fromFlow = undefined;
+      this.#flow = undefined;
+      this.#reflectState();
+      announce(this.endpoint, { removed: connection.id });
+      this.#emit('connect-disconnect', { connection });
+    },
+    () => this.#form.say(),
+  );
+  /** The running or last flow. */
+  #flow?: Flow;
+  /** The developer messages said already: each once. */
   #warned = new Set<string>();
-  #hiddenAt?: number;
-  /** What the element listens to while it is in the page (connection changes, languages, visibility, `online`). */
-  #connected?: Lifetime;
-  /** The registered pack for the element's language (section 2, "Languages and direction"), found at each update. */
-  #pack?: Partial<LocaleStrings>;
-  /** Counts reads at rest: an answer to any but the latest is dropped. */
-  #readId = 0;
   /** The shadow element that had the focus before an update. */
   #focusedBefore?: Element | null;
 
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
-    return publicState(this.flow?.state.name ?? 'idle');
+    return publicState(this.#flow?.state.name ?? 'idle');
   }
 
   /** A flow runs: a click then does nothing. */
   get #busy(): boolean {
-    return !!this.flow?.busy;
+    return !!this.#flow?.busy;
   }
 
   /** The caller's connection (at rest, or the last a flow saw), never with credentials. Read-only. */
   get connection(): Connection | undefined {
-    return this.#flowConnection ?? this.existing ?? undefined;
+    return this.#rest.connection;
   }
 
   /** The last error. Read-only. */
   get error(): ConnectError | undefined {
-    return this.flow?.error;
+    return this.#flow?.error;
   }
 
   /**
@@ -243,33 +193,20 @@ export class ConnectProvider extends LitElement {
    * @internal
    */
   get held(): number {
-    return this.flow?.held ?? 0;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    const connected = (this.#connected = new Lifetime());
-    connected.onEnd(onConnectionChange((key, change) => this.#onConnectionChange(key, change)));
-    connected.onEnd(onLocaleChange(() => this.requestUpdate()));
-    connected.listen(document, 'visibilitychange', () => this.#onVisibility());
-    connected.listen(window, 'online', () => this.#readIfFailed());
+    return this.#flow?.held ?? 0;
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#connected?.end();
     // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
-    const flow = this.flow;
+    const flow = this.#flow;
     setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Where the focus was before this update, for updated() to keep it in the element.
     this.#focusedBefore = this.shadowRoot?.activeElement;
-    this.#pack = localeFor(langOf(this));
-    if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) {
-      this.#read();
-    }
+    if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) void this.#rest.read();
   }
 
   protected override updated(): void {
@@ -279,97 +216,9 @@ export class ConnectProvider extends LitElement {
     this.#focusedBefore = undefined;
   }
 
-  #onVisibility(): void {
-    if (document.hidden) this.#hiddenAt = Date.now();
-    else if (this.#hiddenAt && Date.now() - this.#hiddenAt >= STALE_AFTER_HIDDEN) this.#read();
-    else this.#readIfFailed();
-  }
-
-  /** A read that failed though it may pass is read again (on `online`, when the page is shown). */
-  #readIfFailed(): void {
-    if (this.#readFailed && !this.#busy) this.#read();
-  }
-
-  /**
-   * Reads the caller's connection and the provider's info at rest; resolves once both answered, or after NEUTRAL_FOR
-   * ms without them. Until then the button is neutral.
-   */
-  #read(): Promise<unknown> {
-    const { endpoint, provider, connectionId } = this;
-    // Unknown until this read answers (an answer to an earlier one is dropped).
-    this.#showExisting(undefined);
-    const id = this.#readId;
-    this.#flowConnection = undefined;
-    this.#readFailed = false;
-    if (!endpoint || (!provider && !connectionId)) return Promise.resolve();
-    const headers = { ...this.requestHeaders };
-    this.reading = true;
-    const reads = [
-      readConnections(endpoint, headers).then((list) => id === this.#readId && this.#loaded(list)),
-      provider &&
-        readProvider(endpoint, provider, headers).then((info) => {
-          if (id !== this.#readId) return;
-          this.info = info;
-          this.#readFailed ||= info === undefined;
-        }),
-    ];
-    if (provider) this.info = undefined;
-    return new Promise((answered) => {
-      setTimeout(answered, NEUTRAL_FOR);
-      void Promise.all(reads).then(answered);
-    }).then(() => id === this.#readId && (this.reading = false));
-  }
-
-  /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
-  #onConnectionChange(key: string, change: ConnectionChange): void {
-    if (!this.endpoint || key !== endpointKey(this.endpoint)) return;
-    if (this.#busy) {
-      // A flow on a connection another element disconnected ends now, its popup closed before it lands on an error.
-      if ('removed' in change && change.removed === this.flow!.connectionId) this.flow!.gone();
-      return;
-    }
-    if ('removed' in change) {
-      if (this.existing?.id === change.removed) this.#showExisting(null);
-    } else if (pickConnection([change.connection], this.provider, this.connectionId, this.providerWorkspaceRef))
-      this.#showExisting(change.connection);
-  }
-
-  /** The rest state follows a change newer than any read in flight: that read's answer is dropped. */
-  #showExisting(connection: Connection | null | undefined): void {
-    this.#readId++;
-    this.existing = connection;
-    this.#reflectStatus();
-  }
-
-  /**
-   * The read at rest answered: the list of the caller's connections; null when the backend cannot tell (no list
-   * route), undefined when the read failed though it may pass.
-   */
-  #loaded(list: ConnectionList): void {
-    this.#readFailed ||= list === undefined;
-    const found = list
-      ? (pickConnection(list, this.provider, this.connectionId, this.providerWorkspaceRef) ?? null)
-      : undefined;
-    this.existing = found;
-    this.#flowConnection = undefined;
-    this.#reflectStatus();
-    if (found !== undefined) this.#emit('connect-loaded', { connection: found });
-  }
-
-  /** Writes an attribute on the host, or removes it when there is no value. */
-  #reflect(name: string, value?: string): void {
-    if (value) this.setAttribute(name, value);
-    else this.removeAttribute(name);
-  }
-
   /** Only a state other than the default is written on the host: server-rendered markup and the client agree. */
   #reflectState(): void {
-    this.#reflect('state', this.state === 'idle' ? '' : this.state);
-  }
-
-  /** `none` once read without a connection; no attribute while unknown. */
-  #reflectStatus(): void {
-    this.#reflect('connection-status', this.existing === null ? 'none' : this.existing?.status);
+    reflect(this, 'state', this.state === 'idle' ? '' : this.state);
   }
 
   /** Fires an event whose detail names `provider` (the flow's, else the element's). */
@@ -383,20 +232,6 @@ export class ConnectProvider extends LitElement {
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
   }
 
-  /** How the element's provider signs in: by its info once read; without one, through the popup. */
-  get #signIn(): SignIn {
-    return signInOf(this.info?.name === this.provider ? this.info : undefined);
-  }
-
-  /** The mode a click starts: update when there is a connection (`connection-id`, or the one found at rest). */
-  get #connectionToUpdate(): string | undefined {
-    return this.connectionId || this.existing?.id;
-  }
-
-  #credentialElements(): HTMLInputElement[] {
-    return [...(this.shadowRoot?.querySelectorAll<HTMLInputElement>('[data-credential]') ?? [])];
-  }
-
   #warn(message: string): void {
     if (this.#warned.has(message)) return;
     this.#warned.add(message);
@@ -404,8 +239,8 @@ export class ConnectProvider extends LitElement {
   }
 
   /** A timing attribute within its bounds; a value outside them is warned of once. */
-  #bounded(name: keyof typeof BOUNDS, value: number): number {
-    const [min, max, fallback] = BOUNDS[name];
+  #bounded(name: keyof typeof TIMING_BOUNDS, value: number): number {
+    const [min, max, fallback] = TIMING_BOUNDS[name];
     const used = Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
     if (used !== value) this.#warn(`${name} ${value} is outside ${min} to ${max} ms; using ${used}`);
     return used;
@@ -413,163 +248,32 @@ export class ConnectProvider extends LitElement {
 
   /** The provider as the user reads it: its displayName once known, else its name with a capital. */
   #displayName(provider = this.provider): string {
-    const known = this.info?.name === provider ? this.info.displayName : undefined;
-    return known || (provider ? provider[0].toUpperCase() + provider.slice(1) : '');
+    const info = this.#rest.info;
+    return displayNameOf(provider, info?.name === provider ? info : undefined);
   }
 
   /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
   #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
-    const text = this.strings?.[key] ?? this.#pack?.[key] ?? DEFAULT_STRINGS[key];
-    // Replaced by functions: a name holding `$&` or `$'` stays as written.
-    const name = this.#displayName(provider);
-    return String(text)
-      .replaceAll('{provider}', () => name)
-      .replaceAll('{field}', () => field)
-      .trim();
-  }
-
-  /**
-   * The inputs the provider needs that the host did not set, then its credential inputs: a new connection's, or
-   * those of an open reconnect form.
-   */
-  #fields(): Field[] {
-    const info = this.info;
-    if (!info || info.name !== this.provider) return [];
-    const signIn = this.#signIn;
-    const credentials = (signIn.way === 'form' ? signIn.inputs : []).map(
-      ({ label, ...input }: CredentialInput): Field => ({
-        ...input,
-        label: 'text' in label ? label.text : this.#text(label.builtIn),
-        credential: true,
-      }),
-    );
-    if (this.#connectionToUpdate) return this.reconnectForm ? credentials : [];
-    const fields: Field[] = [];
-    if (info.oauth2Opts?.explicitWorkspaceRequired && !this.providerWorkspaceRef)
-      fields.push({
-        name: 'workspace',
-        label: this.#text('workspace'),
-        value: this.values.workspace ?? '',
-        workspace: true,
-      });
-    for (const { name, displayName, prompt, docsURL, defaultValue } of info.metadata?.input ?? []) {
-      if (this.providerMetadata && name in this.providerMetadata) continue;
-      fields.push({
-        name,
-        label: displayName || name,
-        prompt,
-        docsURL,
-        value: this.values[name] ?? defaultValue ?? '',
-      });
-    }
-    return fields.concat(credentials);
-  }
-
-  #handleClick(): void {
-    // Waiting for a popup that reads closed, a click is the user starting over: a new flow, inside this click.
-    if (this.flow?.state.name === 'severed') this.flow.cancel('cancelled');
-    if (this.disabled || this.#busy || this.reading) return;
-    // The outcome is told through events; a click has nobody to reject to.
-    const start = () => this.start().catch(() => {});
-    // What a failed read left unknown is read first; else the popup opens inside this click.
-    if (this.#readFailed) void this.#read().then(start);
-    else void start();
-  }
-
-  #handleDisconnect(): void {
-    if (this.disconnectStep === 'disconnecting') return;
-    if (this.disconnectStep !== 'confirming') {
-      this.disconnectStep = 'confirming';
-      this.inputProblem = '';
-      return;
-    }
-    this.disconnect().catch(() => {});
-  }
-
-  #handleKeep(): void {
-    this.disconnectStep = 'idle';
-  }
-
-  /** Escape in the confirmation keeps the connection, as a dialog's Escape would. */
-  #handleConfirmKey(event: KeyboardEvent): void {
-    if (event.key === 'Escape' && this.disconnectStep === 'confirming') this.#handleKeep();
-  }
-
-  /** The reconnect form's way back: its inputs go, emptied, and the connection stays as it is. */
-  #handleBack(): void {
-    for (const input of this.#credentialElements()) input.value = '';
-    this.reconnectForm = false;
-    this.inputProblem = '';
-  }
-
-  /** Enter in an input submits, as in a form. */
-  #handleKeydown(event: KeyboardEvent): void {
-    if (event.key !== 'Enter' || event.isComposing) return;
-    event.preventDefault();
-    this.#handleClick();
-  }
-
-  #handleInput(event: Event): void {
-    const input = event.target as HTMLInputElement;
-    // A credential stays in its input alone; typing into it answers the problem (an empty one, Chromium's input event
-    // on focus, does not).
-    if (input.dataset.credential !== undefined) return void (input.value && (this.inputProblem = ''));
-    // Only a changed value answers the problem (Chromium fires input on a focused empty field too).
-    if ((this.values[input.name] ?? '') === input.value) return;
-    this.values = { ...this.values, [input.name]: input.value };
-    this.inputProblem = '';
-    if (this.disconnectStep === 'failed') this.disconnectStep = 'idle';
-  }
-
-  /**
-   * oauth-connect's body from the hints and the inputs, or, when an input is empty or malformed, the input that
-   * stops the click (said in the status line and focused).
-   */
-  /**
-   * oauth-connect's body (or generate connection's, without the credential) from the hints and the inputs, and the
-   * credential the user typed in the platform's shape (read from its inputs: the element keeps no copy); or, when
-   * an input is empty or malformed, the input that stops the click (said in the status line and focused).
-   */
-  #requestBody(signIn: SignIn): { body: Record<string, unknown>; credential: Record<string, unknown> } | ConnectError {
-    const body: Record<string, unknown> = { provider: this.provider };
-    for (const key of HINTS) body[key] = this[key];
-    const metadata: Record<string, unknown> = { ...this.providerMetadata };
-    const typed: Record<string, string> = {};
-    for (const field of this.#fields()) {
-      const input = this.shadowRoot?.querySelector<HTMLInputElement>(`[part=field][name="${CSS.escape(field.name)}"]`);
-      const value = field.credential ? (input?.value ?? '') : field.value!.trim();
-      const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
-      if (wrong) {
-        this.inputProblem = this.#text(wrong, undefined, field.label);
-        this.#problemField = field.name;
-        input?.focus();
-        return new ConnectError('invalid_config', `${field.label} is required`);
-      }
-      if (field.credential) typed[field.name] = value;
-      else if (field.workspace) body.providerWorkspaceRef = value;
-      else metadata[field.name] = { value, source: 'input' };
-    }
-    if (Object.keys(metadata).length) body.providerMetadata = metadata;
-    return { body, credential: credentialOf(signIn, typed) };
+    return this.#localize.term(key, { provider: this.#displayName(provider), field });
   }
 
   /** A new flow for this element: update when there is a connection, else create. */
   #newFlow(body: Record<string, unknown>, scheme: SignIn['way']): Flow {
-    const connectionId = this.#connectionToUpdate;
-    const existing = this.existing?.id === connectionId ? this.existing : undefined;
+    const connectionId = this.#rest.updating;
+    const existing = this.#rest.existing?.id === connectionId ? this.#rest.existing : undefined;
     // An update by form verifies the connection once the platform changed it after the flow began.
     const stampAtStart = scheme === 'form' && existing ? stampOf(existing) : undefined;
     const flow: Flow = new Flow(
       {
         emit: (type, detail) => this.#emit(type, detail, flow.provider),
         changed: () => {
-          if (this.flow !== flow) return;
+          if (this.#flow !== flow) return;
           // Reflected at once, so a listener reads the state that follows its event.
           this.#reflectState();
           if (flow.done) this.#ended(flow);
           this.requestUpdate();
         },
-        connectionRead: (connection) => (this.#flowConnection = connection),
+        connectionRead: (connection) => (this.#rest.fromFlow = connection),
         warn: (message) => this.#warn(message),
       },
       {
@@ -603,34 +307,32 @@ export class ConnectProvider extends LitElement {
    * with a ConnectError otherwise. During a flow it returns that flow's promise.
    */
   start(): Promise<Connection> {
-    if (this.flow && !this.flow.done) return this.flow.promise;
+    if (this.#flow && !this.#flow.done) return this.#flow.promise;
     if (this.disabled) return Promise.reject(new ConnectError('invalid_config', 'the element is disabled'));
-    const signIn = this.#signIn;
+    const signIn = this.#rest.signIn;
     const scheme = signIn.way;
-    if (scheme === 'form' && signIn.inputs.length && this.#connectionToUpdate && !this.reconnectForm) {
+    if (scheme === 'form' && signIn.inputs.length && this.#rest.updating && !this.#form.reconnecting) {
       // A reconnect by form asks for the credentials first: the click opens the form.
-      this.reconnectForm = true;
-      this.inputProblem = '';
-      void this.updateComplete.then(() => this.#credentialElements()[0]?.focus());
+      this.#form.open();
       return Promise.reject(new ConnectError('invalid_config', 'fill in the reconnect form first'));
     }
     // An empty or malformed input stops here, before any event, request or popup.
-    const request = this.#requestBody(signIn);
+    const request = this.#form.request(signIn);
     if (request instanceof ConnectError) return Promise.reject(request);
     const { body, credential } = request;
-    const previous = this.flow;
-    const flow = (this.flow = this.#newFlow(body, scheme));
+    const previous = this.#flow;
+    const flow = (this.#flow = this.#newFlow(body, scheme));
     if (!this.#emit('connect-start', { mode: flow.mode, scheme }, flow.provider, true)) {
       flow.withdraw();
       // Nothing happened: the element shows what it showed before.
-      if (this.flow === flow) this.flow = previous;
+      if (this.#flow === flow) this.#flow = previous;
       this.#reflectState();
       return flow.promise;
     }
     // A listener of connect-start may have cancelled.
     if (flow.state.name !== 'idle') return flow.promise;
-    this.disconnectStep = 'idle';
-    this.inputProblem = '';
+    this.#disconnect.step = 'idle';
+    this.#form.say();
     const missing = !this.endpoint ? 'endpoint' : flow.mode === 'create' && !this.provider ? 'provider' : '';
     if (missing) {
       const message = `the ${missing} attribute is required`;
@@ -639,8 +341,7 @@ export class ConnectProvider extends LitElement {
     } else if (scheme === 'popup') flow.begin();
     else {
       flow.submit(credential);
-      // Sent: what the user typed leaves the inputs at once, whatever the outcome.
-      for (const input of this.#credentialElements()) input.value = '';
+      this.#form.clear();
     }
     return flow.promise;
   }
@@ -650,14 +351,14 @@ export class ConnectProvider extends LitElement {
     const state = flow.state;
     const connection = state.name === 'working' ? state.connection : flow.error?.connection;
     // A reconnect by form that failed keeps its form open for another try; one that worked closes it.
-    if (state.name === 'working') this.reconnectForm = false;
+    if (state.name === 'working') this.#form.reconnecting = false;
     const { problem, code } = flow.error ?? {};
     if (code === 'http_error' && problem?.status === 401)
       this.#warn('the backend answered 401: is the user signed in?');
     // A 404 for the flow's own connection: it is gone (disconnected elsewhere), and the element says so.
     const gone = code === 'http_error' && problem?.status === 404 && flow.connectionId;
     if (gone) {
-      this.#showExisting(null);
+      this.#rest.show(null);
       announce(this.endpoint, { removed: gone });
     }
     if (refusesProvider(problem))
@@ -665,13 +366,13 @@ export class ConnectProvider extends LitElement {
         `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
       );
     if (!connection) return;
-    this.#showExisting(connection);
+    this.#rest.show(connection);
     announce(this.endpoint, { connection });
   }
 
   /** Ends the running flow with `connect-cancel` (`reason: 'cancelled'`). */
   cancel(): void {
-    this.flow?.cancel('cancelled');
+    this.#flow?.cancel('cancelled');
   }
 
   /**
@@ -679,117 +380,32 @@ export class ConnectProvider extends LitElement {
    * `connect-disconnect`; rejects with a ConnectError and keeps the connection when the backend refuses. Not a flow:
    * it emits none of the flow's events.
    */
-  async disconnect(): Promise<void> {
-    const connection = this.existing;
-    if (!connection || this.disconnectStep === 'disconnecting' || this.#busy) {
-      if (this.disconnectStep === 'confirming') this.disconnectStep = 'idle';
-      throw new ConnectError('invalid_config', 'there is no connection to disconnect');
-    }
-    this.disconnectStep = 'disconnecting';
-    this.inputProblem = '';
-    try {
-      await requestAtRest(this.endpoint, { ...this.requestHeaders }, 'DELETE', connectionPath(connection.id));
-    } catch (error) {
-      // retrying() throws BackendErrors only.
-      const { code, message, problem } = error as BackendError;
-      // A 404: the connection is gone already, which is what the user asked for.
-      if (problem?.status !== 404) {
-        this.disconnectStep = 'failed';
-        if (problem?.status === 405) {
-          // The backend does not serve DELETE: the control goes, and the developer hears why once.
-          this.#cannotDisconnect = true;
-          this.#warn('the backend refused DELETE (405): createConnectHandler needs allowDisconnect: true');
-        }
-        throw new ConnectError(code, message, problem);
-      }
-    }
-    this.disconnectStep = 'done';
-    this.#showExisting(null);
-    this.#flowConnection = undefined;
-    this.flow = undefined;
-    this.#reflectState();
-    announce(this.endpoint, { removed: connection.id });
-    this.#emit('connect-disconnect', { connection });
+  disconnect(): Promise<void> {
+    return this.#disconnect.run();
+  }
+
+  #handleClick(): void {
+    // Waiting for a popup that reads closed, a click is the user starting over: a new flow, inside this click.
+    if (this.#flow?.state.name === 'severed') this.#flow.cancel('cancelled');
+    if (this.disabled || this.#busy || this.#rest.reading) return;
+    // The outcome is told through events; a click has nobody to reject to.
+    const start = () => this.start().catch(() => {});
+    // What a failed read left unknown is read first; else the popup opens inside this click.
+    if (this.#rest.failed) void this.#rest.read().then(start);
+    else void start();
   }
 
   /** The status line: a missing input, else the disconnect's, the flow's, or the rest state's. */
   #status(): [text: string, tone: string] {
-    if (this.inputProblem) return [this.inputProblem, 'error'];
-    const [key, tone = '', ofFlow] = statusLine(this.flow?.state, this.disconnectStep, this.existing) ?? [];
-    return [key ? this.#text(key, ofFlow ? this.flow?.provider : undefined) : '', tone];
-  }
-
-  /**
-   * An input, labelled by its label alone, described by the provider's prompt and docs link (and, when it is what
-   * stopped the click, by the status line that says why). A credential's value is never bound. The prompt is the
-   * platform's text, in its own direction (`dir="auto"`: an English hint keeps its punctuation on an Arabic page).
-   */
-  #renderField(field: Field): TemplateResult {
-    const { name, options } = field;
-    const hint = `${name}-hint`;
-    const wrong = !!this.inputProblem && this.#problemField === name;
-    const described = `${hint}${wrong ? ' status' : ''}`;
-    const control = options
-      ? html`<select
-          part="field"
-          name=${name}
-          data-credential
-          required
-          aria-describedby=${described}
-          aria-invalid=${wrong}
-          @change=${this.#handleInput}
-          @keydown=${this.#handleKeydown}
-          ><option value="">${this.#text('choose')}</option>${options.map(
-            (option) => html`<option value=${option.value}>${option.label || option.value}</option>`,
-          )}</select
-        >`
-      : html`<input
-          part="field"
-          name=${name}
-          data-credential=${field.credential ? '' : nothing}
-          type=${field.masked ? 'password' : 'text'}
-          required
-          autocomplete="off"
-          spellcheck="false"
-          pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
-          aria-describedby=${described}
-          aria-invalid=${wrong}
-          .value=${field.value ?? ''}
-          @input=${this.#handleInput}
-          @keydown=${this.#handleKeydown}
-        />`;
-    return html`<div class="field">
-      <label><span>${field.label}</span>${control}</label
-      ><span id=${hint}
-        >${field.prompt ? html`<small dir="auto">${field.prompt}</small>` : nothing}${
-          isAllowedUrl(field.docsURL)
-            ? html`<a part="link" href=${field.docsURL} target="_blank" rel="noopener noreferrer">${this.#text('docs')}</a>`
-            : nothing
-        }</span
-      >
-    </div>`;
-  }
-
-  /** A control beside the main button (fallback, stop, back, disconnect, keep), named by its part. */
-  #renderControl(part: string, label: string, onClick: () => void, busy = false): TemplateResult {
-    return html`<button
-      part=${part}
-      type="button"
-      aria-disabled=${String(busy) as 'true' | 'false'}
-      aria-describedby="status"
-      @click=${onClick}
-    >${label}</button>`;
-  }
-
-  /** The reconnect form's way back. */
-  #renderBack(busy: boolean): TemplateResult | typeof nothing {
-    if (busy || !this.reconnectForm || !this.#connectionToUpdate || this.#signIn.way !== 'form') return nothing;
-    return this.#renderControl('back', this.#text('back'), this.#handleBack);
+    if (this.#form.problem) return [this.#form.problem, 'error'];
+    const [key, tone = '', ofFlow] = statusLine(this.#flow?.state, this.#disconnect.step, this.#rest.existing) ?? [];
+    return [key ? this.#text(key, ofFlow ? this.#flow?.provider : undefined) : '', tone];
   }
 
   /** The provider's icon, dark under a dark colour scheme; while the provider is read, its place is kept. */
   #renderIcon(provider: string): TemplateResult | typeof nothing {
-    const media = this.info?.name === provider ? this.info.media : undefined;
+    const { info } = this.#rest;
+    const media = info?.name === provider ? info.media : undefined;
     const regular = media?.regular?.iconURL;
     const dark = media?.darkMode?.iconURL;
     if (isAllowedUrl(regular))
@@ -798,17 +414,17 @@ export class ConnectProvider extends LitElement {
           isAllowedUrl(dark) ? html`<source srcset=${dark} media="(prefers-color-scheme: dark)" />` : nothing
         }<img part="icon" alt="" src=${regular} width="20" height="20"
       /></picture>`;
-    if (this.info === undefined && this.provider && this.endpoint) return html`<span part="icon"></span>`;
+    if (info === undefined && this.provider && this.endpoint) return html`<span part="icon"></span>`;
     return nothing;
   }
 
   #renderButton(provider: string, busy: boolean): TemplateResult {
-    const reconnect = busy ? this.flow!.mode === 'update' : !!(this.connectionId || this.existing);
+    const reconnect = busy ? this.#flow!.mode === 'update' : !!(this.connectionId || this.#rest.existing);
     // While the connection is read, neutral: the provider's name, no guess at Connect or Reconnect (and no click until
     // the provider's info is read too).
-    const neutral = this.reading && !busy;
+    const neutral = this.#rest.reading && !busy;
     const label =
-      (neutral && this.existing === undefined ? '' : this.#text(reconnect ? 'reconnect' : 'connect', provider)) ||
+      (neutral && this.#rest.existing === undefined ? '' : this.#text(reconnect ? 'reconnect' : 'connect', provider)) ||
       this.#displayName(provider) ||
       'Connect';
     // A flow's button is never `disabled` (the focus would be lost); a neutral one is, when the host says so.
@@ -825,41 +441,28 @@ export class ConnectProvider extends LitElement {
     >`;
   }
 
-  /** The control a waiting flow offers: open a blocked popup, or stop waiting for a severed one. */
-  #renderWaitControl(provider: string): TemplateResult | typeof nothing {
-    const name = this.flow?.state.name;
+  /** The control a waiting flow offers: open a blocked popup, or stop waiting for a severed one; or the form's Back. */
+  #renderControls(provider: string, busy: boolean): TemplateResult | typeof nothing {
+    const name = this.#flow?.state.name;
     if (name === 'blocked')
-      return this.#renderControl('fallback', this.#text('openPopup', provider), () => this.flow?.openBlocked());
+      return renderControl('fallback', this.#text('openPopup', provider), () => this.#flow?.openBlocked());
     if (name === 'severed')
-      return this.#renderControl('stop', this.#text('stopWaiting', provider), () => this.flow?.stopWaiting());
+      return renderControl('stop', this.#text('stopWaiting', provider), () => this.#flow?.stopWaiting());
+    // The reconnect form's way back: its inputs go, emptied, and the connection stays as it is.
+    if (!busy && this.#form.reconnecting && this.#rest.updating && this.#rest.signIn.way === 'form')
+      return renderControl('back', this.#text('back'), () => this.#form.close());
     return nothing;
-  }
-
-  #renderDisconnect(busy: boolean): TemplateResult | typeof nothing {
-    if (!this.disconnectable || !this.existing || busy || this.#cannotDisconnect) return nothing;
-    const confirming = this.disconnectStep === 'confirming';
-    // While it is sent, the confirming button keeps the focus (aria-disabled, not disabled); the question is its
-    // description, and Escape keeps the connection.
-    const sending = this.disconnectStep === 'disconnecting';
-    return html`<span @keydown=${this.#handleConfirmKey}
-      >${this.#renderControl(
-        'disconnect',
-        this.#text(confirming || sending ? 'confirm' : 'disconnect'),
-        this.#handleDisconnect,
-        sending,
-      )}${confirming ? this.#renderControl('keep', this.#text('keep'), this.#handleKeep) : nothing}</span
-    >`;
   }
 
   protected override render() {
     const busy = this.#busy;
     // Texts tell of the flow: its provider while it runs.
-    const provider = busy ? this.flow!.provider : this.provider;
+    const provider = busy ? this.#flow!.provider : this.provider;
     const [text, tone] = this.#status();
-    return html`${busy ? nothing : this.#fields().map((field) => this.#renderField(field))}${this.#renderButton(
+    return html`${busy ? nothing : this.#form.fields().map((field) => this.#form.renderField(field))}${this.#renderButton(
       provider,
       busy,
-    )}${this.#renderWaitControl(provider)}${this.#renderBack(busy)}${this.#renderDisconnect(busy)}<span
+    )}${this.#renderControls(provider, busy)}${this.#disconnect.render(busy)}<span
         part="status"
         role="status"
         class=${tone}
