@@ -49,7 +49,7 @@ export function missingInputs(
 }
 
 /** The catalog's provider of this name; a 400 whose issue names `provider` when there is none. */
-export function knownProvider(name: string): CatalogEntry {
+export function requestedProvider(name: string): CatalogEntry {
   const provider = findProvider(name);
   if (provider) return provider;
   throw new HttpProblem({
@@ -70,10 +70,10 @@ function refuseCredentialProvider(provider: CatalogEntry): void {
   throw invalidRequest(detail, [{ detail, in: 'body', name: 'provider', value: provider.name }]);
 }
 
-export const oauthConnect: Handler<'oauthConnect'> = (ctx) => {
+export const serveOauthConnect: Handler<'oauthConnect'> = (ctx) => {
   const body = ctx.body;
   const project = findProject(ctx, body.projectId);
-  const provider = knownProvider(body.provider);
+  const provider = requestedProvider(body.provider);
   refuseCredentialProvider(provider);
   const missing = missingInputs(provider, body);
   if (missing.length > 0) throw refusal(missing, `${provider.displayName}: `);
@@ -105,7 +105,7 @@ export const oauthConnect: Handler<'oauthConnect'> = (ctx) => {
   return { status: 200, body: url };
 };
 
-export const oauthUpdate: Handler<'oauthUpdate'> = (ctx) => {
+export const serveOauthUpdate: Handler<'oauthUpdate'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const connection = findConnection(ctx, project, ctx.path.connectionId);
   refuseCredentialProvider(catalogProvider(connection.provider));

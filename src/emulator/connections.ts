@@ -37,7 +37,7 @@ function publicConnection(connection: StoredConnection, creds?: 'access' | 'refr
   return out;
 }
 
-export const listConnections: Handler<'listConnections'> = (ctx) => {
+export const serveListConnections: Handler<'listConnections'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const { provider, groupRef, consumerRef } = ctx.query;
   const connections = ctx.state.connections
@@ -53,7 +53,7 @@ export const listConnections: Handler<'listConnections'> = (ctx) => {
   return { status: 200, body: connections.map((c) => publicConnection(c)) };
 };
 
-export const getConnection: Handler<'getConnection'> = (ctx) => {
+export const serveGetConnection: Handler<'getConnection'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const connection = findConnection(ctx, project, ctx.path.connectionId);
   settleConnection(ctx, connection);
@@ -79,7 +79,7 @@ export const getConnection: Handler<'getConnection'> = (ctx) => {
   return { status: 200, body: publicConnection(connection, creds) };
 };
 
-export const deleteConnection: Handler<'deleteConnection'> = (ctx) => {
+export const serveDeleteConnection: Handler<'deleteConnection'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const connection = findConnection(ctx, project, ctx.path.connectionId);
   ctx.state.connections = ctx.state.connections.filter((c) => c !== connection);

@@ -85,7 +85,7 @@ function allowOrigin(policy: CorsPolicy, origin: string | null, headers: Headers
 }
 
 /** The answer to a CORS preflight, or undefined when the request is not one. */
-export function preflight(request: Request, policy: CorsPolicy): Response | undefined {
+export function emulatorPreflight(request: Request, policy: CorsPolicy): Response | undefined {
   const origin = request.headers.get('origin');
   const method = request.headers.get('access-control-request-method');
   if (request.method !== 'OPTIONS' || origin === null || method === null) return undefined;

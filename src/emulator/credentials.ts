@@ -14,7 +14,7 @@ import {
   type CredentialKind,
 } from '../shared/sign-in.js';
 import { HttpProblem, invalidRequest } from '../http/http-problem.js';
-import { knownProvider, missingInputs } from './connect.js';
+import { requestedProvider, missingInputs } from './connect.js';
 import { settleConnection } from './connections.js';
 import { refusal, type Env, type Handler } from './context.js';
 import { LIMITS } from './limits.js';
@@ -150,10 +150,10 @@ function answered(connection: StoredConnection): Connection {
   return rest;
 }
 
-export const generateConnection: Handler<'generateConnection'> = (ctx) => {
+export const serveGenerateConnection: Handler<'generateConnection'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const body = ctx.body;
-  const provider = knownProvider(body.provider);
+  const provider = requestedProvider(body.provider);
   const record = body as Record<string, unknown>;
   const given = kindsIn(record);
   if (!credentialKindOf(provider) && given.length === 0) {
@@ -221,7 +221,7 @@ export const generateConnection: Handler<'generateConnection'> = (ctx) => {
   return { status: 201, body: answered(connection) };
 };
 
-export const updateConnection: Handler<'updateConnection'> = (ctx) => {
+export const serveUpdateConnection: Handler<'updateConnection'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const connection = findConnection(ctx, project, ctx.path.connectionId);
   // A verification whose time has come is applied first: the answer says where the connection is.

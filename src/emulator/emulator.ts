@@ -10,20 +10,17 @@ import { HttpProblem, pathnameOf } from '../http/http-problem.js';
 import { toNodeListener, type NodeListener } from '../http/node.js';
 import { createAuth, type TokenRequest } from './auth.js';
 import type { Env } from './context.js';
-import { addCorsHeaders, describeCors, preflight } from './cors.js';
+import { addCorsHeaders, describeCors, emulatorPreflight } from './cors.js';
 import { createDispatch } from './dispatch.js';
 import { loadContract } from './openapi.js';
 import { isMediaPath } from './media.js';
 import { resolveEmulatorOptions, type EmulatorOptions } from './options.js';
 import { errorResponse, problemOf } from './error-handler.js';
-import { findRoute } from './routes.js';
-import { checkHost } from './hosts.js';
+import { findEmulatorRoute } from './routes.js';
+import { checkHostPolicy } from './hosts.js';
 import { openDurableState, type Reservation } from './durable.js';
 import { LIMITS } from './limits.js';
 import type { EmulatorState } from './state.js';
-
-export type { EmulatorOptions } from './options.js';
-export { DEFAULT_API_KEY } from './options.js';
 
 export interface ListenInfo {
   /** e.g. http://127.0.0.1:4010 */
@@ -101,13 +98,13 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   }
 
   async function routeRequest(request: Request, env: () => Env): Promise<Response> {
-    checkHost(request, hosts);
-    const preflightAnswer = preflight(request, cors);
+    checkHostPolicy(request, hosts);
+    const preflightAnswer = emulatorPreflight(request, cors);
     if (preflightAnswer) return preflightAnswer;
     const path = pathnameOf(request);
     // Only a Request-like object that is no Request has a URL that does not parse.
     if (path === undefined) throw new HttpProblem({ status: 400, detail: 'the request URL is not an absolute URL' });
-    const { route, match } = findRoute(request.method, path);
+    const { route, match } = findEmulatorRoute(request.method, path);
     return route.serve(request, match, { dispatch, env });
   }
 

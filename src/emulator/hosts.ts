@@ -44,7 +44,7 @@ export function hostPolicy(
  * Refuses, with a 403 problem, a request whose Host (its URL's host) the policy does not answer. The Host is at most
  * 255 characters of a plain host[:port] by then (http/host.ts), so the detail can name it whole.
  */
-export function checkHost(request: Request, policy: HostPolicy): void {
+export function checkHostPolicy(request: Request, policy: HostPolicy): void {
   if (policy.any) return;
   const hostname = parseUrl(request.url)?.hostname.replace(/\.$/, '');
   if (hostname === undefined) return; // no URL: refused as such by the route

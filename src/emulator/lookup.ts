@@ -8,7 +8,7 @@ import { PROBLEM_TYPES } from './context.js';
 import { findProvider, type CatalogEntry } from './providers.js';
 import type { EmulatorState, StoredConnection } from './state.js';
 
-export function notFound(detail: string): HttpProblem {
+export function resourceNotFound(detail: string): HttpProblem {
   return new HttpProblem({ status: 404, detail });
 }
 
@@ -32,14 +32,14 @@ export function forbidIfOtherOrg(ctx: { bearer: TokenClaims | undefined }, orgId
 export function findProject(ctx: { state: EmulatorState; bearer: TokenClaims | undefined }, idOrName: string): Project {
   const lower = idOrName.toLowerCase();
   const project = ctx.state.projects.find((p) => p.id === idOrName || p.name === lower);
-  if (!project) throw notFound(`no project ${idOrName}`);
+  if (!project) throw resourceNotFound(`no project ${idOrName}`);
   forbidIfOtherOrg(ctx, project.orgId);
   return project;
 }
 
 export function findConnection(ctx: { state: EmulatorState }, project: Project, id: string): StoredConnection {
   const connection = ctx.state.connections.find((c) => c.id === id && c.projectId === project.id);
-  if (!connection) throw notFound(`no connection ${id} in project ${project.name}`);
+  if (!connection) throw resourceNotFound(`no connection ${id} in project ${project.name}`);
   return connection;
 }
 

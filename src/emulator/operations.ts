@@ -3,47 +3,68 @@
 // (dispatch.ts) finds the operation of a request in the document, checks its
 // credentials and input, and calls the function here; a missing one is a
 // compile error (the keys are the generated `operations`).
-import { projectIdOrNameAlias, oauthConnect, oauthUpdate } from './connect.js';
-import { deleteConnection, getConnection, listConnections } from './connections.js';
+import { projectIdOrNameAlias, serveOauthConnect, serveOauthUpdate } from './connect.js';
+import { serveDeleteConnection, serveGetConnection, serveListConnections } from './connections.js';
 import type { Handler, OperationId } from './context.js';
-import { generateConnection, updateConnection } from './credentials.js';
+import { serveGenerateConnection, serveUpdateConnection } from './credentials.js';
 import {
-  createNotificationEventTopicRoute,
-  deleteDestination,
-  deleteIntegration,
-  deleteTopic,
-  listDestinations,
-  listIntegrations,
-  listNotificationEventTopicRoutes,
-  listProviderApps,
-  listTopicDestinationRoutes,
-  searchRecords,
+  serveCreateNotificationEventTopicRoute,
+  serveDeleteDestination,
+  serveDeleteIntegration,
+  serveDeleteTopic,
+  serveListDestinations,
+  serveListIntegrations,
+  serveListNotificationEventTopicRoutes,
+  serveListProviderApps,
+  serveListTopicDestinationRoutes,
+  serveSearchRecords,
 } from './project-items.js';
-import { createProject, getProject, getProvider, listInvites } from './projects.js';
+import { serveCreateProject, serveGetProject, serveGetProvider, serveListInvites } from './projects.js';
 
-/** One handler per operation of openapi.yaml. */
+/** One handler per operation of openapi.yaml, each under the method and path that route to it. */
 export const handlers: { [K in OperationId]: Handler<K> } = {
-  oauthConnect, //                      POST   /v1/oauth-connect
-  oauthUpdate, //                       PATCH  /v1/projects/{projectIdOrName}/connections/{connectionId}:oauth-update
-  listConnections, //                   GET    /v1/projects/{projectIdOrName}/connections
-  getConnection, //                     GET    /v1/projects/{projectIdOrName}/connections/{connectionId}
-  deleteConnection, //                  DELETE /v1/projects/{projectIdOrName}/connections/{connectionId}
-  generateConnection, //                POST   /v1/projects/{projectIdOrName}/connections:generate
-  updateConnection, //                  PATCH  /v1/projects/{projectIdOrName}/connections/{connectionId}
-  getProvider, //                       GET    /v1/providers/{provider}
-  listInvites, //                       GET    /v1/orgs/{orgId}/invites
-  createProject, //                     POST   /v1/projects
-  getProject, //                        GET    /v1/projects/{projectIdOrName}
-  listDestinations, //                  GET    /v1/projects/{projectIdOrName}/destinations
-  deleteDestination, //                 DELETE /v1/projects/{projectIdOrName}/destinations/{destination}
-  listIntegrations, //                  GET    /v1/projects/{projectIdOrName}/integrations
-  deleteIntegration, //                 DELETE /v1/projects/{projectIdOrName}/integrations/{integrationId}
-  searchRecords, //                     POST   /search/v1/projects/{projectIdOrName}/integrations/{integrationId}
-  listProviderApps, //                  GET    /v1/projects/{projectIdOrName}/provider-apps
-  deleteTopic, //                       DELETE /v1/projects/{projectIdOrName}/topics/{topicId}
-  listTopicDestinationRoutes, //        GET    /v1/projects/{projectIdOrName}/topic-destination-routes
-  createNotificationEventTopicRoute, // POST   /v1/projects/{projectIdOrName}/notification-event-topic-routes
-  listNotificationEventTopicRoutes, //  GET    /v1/projects/{projectIdOrName}/notification-event-topic-routes
+  // POST /v1/oauth-connect
+  oauthConnect: serveOauthConnect,
+  // PATCH /v1/projects/{projectIdOrName}/connections/{connectionId}:oauth-update
+  oauthUpdate: serveOauthUpdate,
+  // GET /v1/projects/{projectIdOrName}/connections
+  listConnections: serveListConnections,
+  // GET /v1/projects/{projectIdOrName}/connections/{connectionId}
+  getConnection: serveGetConnection,
+  // DELETE /v1/projects/{projectIdOrName}/connections/{connectionId}
+  deleteConnection: serveDeleteConnection,
+  // POST /v1/projects/{projectIdOrName}/connections:generate
+  generateConnection: serveGenerateConnection,
+  // PATCH /v1/projects/{projectIdOrName}/connections/{connectionId}
+  updateConnection: serveUpdateConnection,
+  // GET /v1/providers/{provider}
+  getProvider: serveGetProvider,
+  // GET /v1/orgs/{orgId}/invites
+  listInvites: serveListInvites,
+  // POST /v1/projects
+  createProject: serveCreateProject,
+  // GET /v1/projects/{projectIdOrName}
+  getProject: serveGetProject,
+  // GET /v1/projects/{projectIdOrName}/destinations
+  listDestinations: serveListDestinations,
+  // DELETE /v1/projects/{projectIdOrName}/destinations/{destination}
+  deleteDestination: serveDeleteDestination,
+  // GET /v1/projects/{projectIdOrName}/integrations
+  listIntegrations: serveListIntegrations,
+  // DELETE /v1/projects/{projectIdOrName}/integrations/{integrationId}
+  deleteIntegration: serveDeleteIntegration,
+  // POST /search/v1/projects/{projectIdOrName}/integrations/{integrationId}
+  searchRecords: serveSearchRecords,
+  // GET /v1/projects/{projectIdOrName}/provider-apps
+  listProviderApps: serveListProviderApps,
+  // DELETE /v1/projects/{projectIdOrName}/topics/{topicId}
+  deleteTopic: serveDeleteTopic,
+  // GET /v1/projects/{projectIdOrName}/topic-destination-routes
+  listTopicDestinationRoutes: serveListTopicDestinationRoutes,
+  // POST /v1/projects/{projectIdOrName}/notification-event-topic-routes
+  createNotificationEventTopicRoute: serveCreateNotificationEventTopicRoute,
+  // GET /v1/projects/{projectIdOrName}/notification-event-topic-routes
+  listNotificationEventTopicRoutes: serveListNotificationEventTopicRoutes,
 };
 
 /** What an operation does to its body before it is validated (a field accepted under another name). */

@@ -3,7 +3,7 @@
 import type { SearchResultEntry } from '../shared/types.js';
 import { invalidRequest } from '../http/http-problem.js';
 import type { Handler } from './context.js';
-import { byCreateTime, conflict, DELETED, filtered, findProject, notFound } from './lookup.js';
+import { byCreateTime, conflict, DELETED, filtered, findProject, resourceNotFound } from './lookup.js';
 import { newId } from './ids.js';
 import { type EmulatorState, type StoredIntegration } from './state.js';
 
@@ -28,7 +28,7 @@ function destinationsOf(state: EmulatorState, projectId: string) {
   return state.destinations.filter((d) => d.projectId === projectId).sort(byCreateTime);
 }
 
-export const listDestinations: Handler<'listDestinations'> = (ctx) => {
+export const serveListDestinations: Handler<'listDestinations'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   return {
     status: 200,
@@ -36,11 +36,11 @@ export const listDestinations: Handler<'listDestinations'> = (ctx) => {
   };
 };
 
-export const deleteDestination: Handler<'deleteDestination'> = (ctx) => {
+export const serveDeleteDestination: Handler<'deleteDestination'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const id = ctx.path.destination;
   const list = destinationsOf(ctx.state, project.id);
-  if (!list.some((d) => d.id === id)) throw notFound(`no destination ${id} in project ${project.name}`);
+  if (!list.some((d) => d.id === id)) throw resourceNotFound(`no destination ${id} in project ${project.name}`);
   const routes = ctx.state.topicDestinationRoutes.filter((r) => r.destinationId === id);
   if (routes.length > 0) {
     throw conflict(
@@ -55,7 +55,7 @@ export const deleteDestination: Handler<'deleteDestination'> = (ctx) => {
   return DELETED;
 };
 
-export const listIntegrations: Handler<'listIntegrations'> = (ctx) => {
+export const serveListIntegrations: Handler<'listIntegrations'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   return {
     status: 200,
@@ -66,11 +66,11 @@ export const listIntegrations: Handler<'listIntegrations'> = (ctx) => {
   };
 };
 
-export const deleteIntegration: Handler<'deleteIntegration'> = (ctx) => {
+export const serveDeleteIntegration: Handler<'deleteIntegration'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const id = ctx.path.integrationId;
   if (!ctx.state.integrations.some((i) => i.id === id && i.projectId === project.id)) {
-    throw notFound(`no integration ${id} in project ${project.name}`);
+    throw resourceNotFound(`no integration ${id} in project ${project.name}`);
   }
   ctx.state.integrations = ctx.state.integrations.filter((i) => i.id !== id);
   ctx.state.records = ctx.state.records.filter((r) => r.integrationId !== id);
@@ -78,11 +78,11 @@ export const deleteIntegration: Handler<'deleteIntegration'> = (ctx) => {
   return DELETED;
 };
 
-export const searchRecords: Handler<'searchRecords'> = (ctx) => {
+export const serveSearchRecords: Handler<'searchRecords'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const id = ctx.path.integrationId;
   const integration = ctx.state.integrations.find((i) => i.id === id && i.projectId === project.id);
-  if (!integration) throw notFound(`no integration ${id} in project ${project.name}`);
+  if (!integration) throw resourceNotFound(`no integration ${id} in project ${project.name}`);
   const body = ctx.body;
   const mapping = Object.hasOwn(integration.fieldMappings, body.objectName)
     ? integration.fieldMappings[body.objectName]
@@ -108,16 +108,16 @@ export const searchRecords: Handler<'searchRecords'> = (ctx) => {
   return { status: 200, body: { result } };
 };
 
-export const listProviderApps: Handler<'listProviderApps'> = (ctx) => {
+export const serveListProviderApps: Handler<'listProviderApps'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   return { status: 200, body: ctx.state.providerApps.filter((a) => a.projectId === project.id).sort(byCreateTime) };
 };
 
-export const deleteTopic: Handler<'deleteTopic'> = (ctx) => {
+export const serveDeleteTopic: Handler<'deleteTopic'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const id = ctx.path.topicId;
   if (!ctx.state.topics.some((t) => t.id === id && t.projectId === project.id)) {
-    throw notFound(`no topic ${id} in project ${project.name}`);
+    throw resourceNotFound(`no topic ${id} in project ${project.name}`);
   }
   const destinationRoutes = ctx.state.topicDestinationRoutes.filter((r) => r.topicId === id);
   const eventRoutes = ctx.state.notificationEventTopicRoutes.filter((r) => r.topicId === id);
@@ -134,16 +134,16 @@ export const deleteTopic: Handler<'deleteTopic'> = (ctx) => {
   return DELETED;
 };
 
-export const listTopicDestinationRoutes: Handler<'listTopicDestinationRoutes'> = (ctx) => {
+export const serveListTopicDestinationRoutes: Handler<'listTopicDestinationRoutes'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   return { status: 200, body: filtered(ctx.state.topicDestinationRoutes, project.id, ctx.query) };
 };
 
-export const createNotificationEventTopicRoute: Handler<'createNotificationEventTopicRoute'> = (ctx) => {
+export const serveCreateNotificationEventTopicRoute: Handler<'createNotificationEventTopicRoute'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   const body = ctx.body;
   if (!ctx.state.topics.some((t) => t.id === body.topicId && t.projectId === project.id)) {
-    throw notFound(`no topic ${body.topicId} in project ${project.name}`);
+    throw resourceNotFound(`no topic ${body.topicId} in project ${project.name}`);
   }
   const existing = ctx.state.notificationEventTopicRoutes.find(
     (r) => r.projectId === project.id && r.topicId === body.topicId && r.eventType === body.eventType,
@@ -166,7 +166,7 @@ export const createNotificationEventTopicRoute: Handler<'createNotificationEvent
   return { status: 201, body: route };
 };
 
-export const listNotificationEventTopicRoutes: Handler<'listNotificationEventTopicRoutes'> = (ctx) => {
+export const serveListNotificationEventTopicRoutes: Handler<'listNotificationEventTopicRoutes'> = (ctx) => {
   const project = findProject(ctx, ctx.path.projectIdOrName);
   return { status: 200, body: filtered(ctx.state.notificationEventTopicRoutes, project.id, ctx.query) };
 };

@@ -1,21 +1,21 @@
 // Orgs, projects and the provider catalog.
 import type { Project } from '../shared/types.js';
 import type { Handler } from './context.js';
-import { conflict, byCreateTime, findProject, forbidIfOtherOrg, notFound } from './lookup.js';
+import { conflict, byCreateTime, findProject, forbidIfOtherOrg, resourceNotFound } from './lookup.js';
 import { catalogInfo, findProvider } from './providers.js';
 import { newId } from './ids.js';
 
-export const listInvites: Handler<'listInvites'> = (ctx) => {
+export const serveListInvites: Handler<'listInvites'> = (ctx) => {
   const { orgId } = ctx.path;
   forbidIfOtherOrg(ctx, orgId);
-  if (!ctx.state.orgs.some((o) => o.id === orgId)) throw notFound(`no org ${orgId}`);
+  if (!ctx.state.orgs.some((o) => o.id === orgId)) throw resourceNotFound(`no org ${orgId}`);
   return { status: 200, body: ctx.state.invites.filter((i) => i.parentId === orgId).sort(byCreateTime) };
 };
 
-export const createProject: Handler<'createProject'> = (ctx) => {
+export const serveCreateProject: Handler<'createProject'> = (ctx) => {
   const body = ctx.body;
   forbidIfOtherOrg(ctx, body.orgId);
-  if (!ctx.state.orgs.some((o) => o.id === body.orgId)) throw notFound(`no org ${body.orgId}`);
+  if (!ctx.state.orgs.some((o) => o.id === body.orgId)) throw resourceNotFound(`no org ${body.orgId}`);
   const name = body.name.toLowerCase();
   if (ctx.state.projects.some((p) => p.name === name))
     throw conflict(`a project named ${name} exists already`, { name });
@@ -33,7 +33,7 @@ export const createProject: Handler<'createProject'> = (ctx) => {
   return { status: 201, body: project, headers: { location: `${ctx.publicOrigin}/v1/projects/${project.id}` } };
 };
 
-export const getProject: Handler<'getProject'> = (ctx) => {
+export const serveGetProject: Handler<'getProject'> = (ctx) => {
   const { entitlements, ...project } = findProject(ctx, ctx.path.projectIdOrName);
   return {
     status: 200,
@@ -41,8 +41,8 @@ export const getProject: Handler<'getProject'> = (ctx) => {
   };
 };
 
-export const getProvider: Handler<'getProvider'> = (ctx) => {
+export const serveGetProvider: Handler<'getProvider'> = (ctx) => {
   const provider = findProvider(ctx.path.provider);
-  if (!provider) throw notFound(`no provider ${ctx.path.provider} in the catalog`);
+  if (!provider) throw resourceNotFound(`no provider ${ctx.path.provider} in the catalog`);
   return { status: 200, body: catalogInfo(provider, ctx.publicOrigin) };
 };

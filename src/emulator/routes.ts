@@ -28,7 +28,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-export const ROUTES: readonly EmulatorRoute[] = [
+export const EMULATOR_ROUTES: readonly EmulatorRoute[] = [
   {
     // Each operation of openapi.yaml on {base_url}, by its method and path (dispatch.ts, operations.ts): the
     // capture takes the rest of the path, whatever it holds.
@@ -58,8 +58,8 @@ export const ROUTES: readonly EmulatorRoute[] = [
 ];
 
 /** The route of a path, with what its pattern captured; a 404 problem when none serves it. */
-export function findRoute(method: string, path: string): { route: EmulatorRoute; match: RegExpExecArray } {
-  for (const route of ROUTES) {
+export function findEmulatorRoute(method: string, path: string): { route: EmulatorRoute; match: RegExpExecArray } {
+  for (const route of EMULATOR_ROUTES) {
     const match = route.path.exec(path);
     if (match) return { route, match };
   }
