@@ -1,6 +1,6 @@
-// Rule (DESIGN.md section 5): a connection made or changed with credentials ends `bad_credentials` when any credential
-// value it was given contains `invalid`, in whichever field; `working` otherwise. Broken on purpose once: verdictOf
-// looking at the first value only (the secret of each pair then passed).
+// Rule (docs/emulator.md, "Verification"): a connection made or changed with credentials ends `bad_credentials` when
+// any credential value it was given contains `invalid`, in whichever field; `working` otherwise. Broken on purpose
+// once: verdictOf looking at the first value only (the secret of each pair then passed).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { credentialSuite, DELAY } from '../helpers/credential-connections.js';
