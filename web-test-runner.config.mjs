@@ -38,6 +38,19 @@ function bundleIsFresh() {
 if (!bundleIsFresh()) await bundle({ write: true });
 import { countReporter } from './test/browser/server/count-reporter.mjs';
 
+/**
+ * esbuild compiles the TypeScript of the tests and of src/ only. Given a target, the plugin also compiles every
+ * JavaScript file and HTML page it serves to it: lit, chai, axe-core, and mocha's runner, which is served anew
+ * (270 KB, compiled again: 0.4 to 0.7 s) for every test file in every engine. All three engines run ES2022 as written,
+ * so that compiling changed nothing but the time: measured with three empty test files in Chromium, a page's start fell
+ * from 2.6 to 3.5 s to 1.3 to 1.6 s.
+ */
+function typescriptOnly(plugin) {
+  const transform = plugin.transform.bind(plugin);
+  plugin.transform = (context) => (/\.ts$/.test(context.path) ? transform(context) : undefined);
+  return plugin;
+}
+
 const wanted = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',').map((s) => s.trim());
 
 function freePort() {
@@ -167,7 +180,7 @@ if (wanted.includes('webkit')) {
 export default {
   files: ['test/browser/**/*.test.ts'],
   nodeResolve: { exportConditions: ['production'] },
-  plugins: [reactAsEsm, esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' })],
+  plugins: [reactAsEsm, typescriptOnly(esbuildPlugin({ ts: true, target: 'es2022', tsconfig: './tsconfig.json' }))],
   middleware: [
     testMiddleware,
     (await import('./test/browser/server/cross-origin.ts')).crossOrigin,
