@@ -7,6 +7,7 @@ import type { ConnectStrings } from './strings.js';
 import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
 import { isMissingRoute, knownProvider, pickConnection, readConnections, requestAtRest } from './page-reads.js';
 import { displayNameOf, Localize } from './localize.js';
+import { PARTS } from './parts.js';
 import { styles } from './connect-integrations.styles.js';
 
 export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
@@ -33,8 +34,6 @@ declare global {
 
 /** Above this many rows, a search input filters them. */
 const SEARCH_FROM = 9;
-/** The parts of a row's element, exported under their own names. */
-const ROW_PARTS = 'button,icon,status,fallback,stop,field,link,back,disconnect,keep';
 
 /** The provider of a row as the user reads it. */
 const nameOf = (entry: IntegrationEntry): string => displayNameOf(entry.provider, entry);
@@ -70,7 +69,7 @@ export class ConnectIntegrations extends LitElement {
     entries: { state: true },
     failed: { state: true },
     query: { state: true },
-  };
+  } as const;
 
   /** Base URL of the host backend's connect routes, e.g. `/api/connect`. */
   endpoint = '';
@@ -125,7 +124,7 @@ export class ConnectIntegrations extends LitElement {
         requestHeaders: this.requestHeaders,
         strings: this.strings,
       });
-      row.setAttribute('exportparts', ROW_PARTS);
+      row.setAttribute('exportparts', PARTS);
       rows.set(provider, row);
     }
     this.#rows = rows;

@@ -1,17 +1,16 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Connection } from '../shared/types.js';
 import type { SignIn } from '../shared/sign-in.js';
-import { isAllowedUrl } from '../shared/url.js';
 import { styles } from './connect-provider.styles.js';
-import { stampOf } from './connection-match.js';
-import { renderControl } from './control.js';
+import { flowSettings } from './flow-settings.js';
+import { renderControl, renderIcon } from './parts.js';
 import { CredentialForm } from './credential-form.js';
 import { Disconnect } from './disconnect.js';
 import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
 import { Flow } from './flow.js';
+import { KeepFocus } from './keep-focus.js';
 import { displayNameOf, Localize } from './localize.js';
 import { publicState, type ConnectState } from './machine.js';
-import { announce } from './page-reads.js';
 import { reflect, RestState } from './rest-state.js';
 import { refusesProvider, statusLine } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
@@ -151,11 +150,9 @@ export class ConnectProvider extends LitElement {
     (key) => this.#text(key),
     (message) => this.#warn(message),
     (connection) => {
-      this.#rest.show(null);
-      this.#rest.fromFlow = undefined;
+      this.#rest.removed(connection);
       this.#flow = undefined;
       this.#reflectState();
-      announce(this.endpoint, { removed: connection.id });
       this.#emit('connect-disconnect', { connection });
     },
     () => this.#form.say(),
@@ -164,8 +161,6 @@ export class ConnectProvider extends LitElement {
   #flow?: Flow;
   /** The developer messages said already: each once. */
   #warned = new Set<string>();
-  /** The shadow element that had the focus before an update. */
-  #focusedBefore?: Element | null;
 
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
@@ -187,13 +182,15 @@ export class ConnectProvider extends LitElement {
     return this.#flow?.error;
   }
 
-  /**
-   * Test hook, not part of the contract: how many timers, requests and listeners the current flow still holds
-   * (0 once it ended).
-   * @internal
-   */
+  /** @internal Test hook, not part of the contract: what the current flow still holds (0 once it ended). */
   get held(): number {
     return this.#flow?.held ?? 0;
+  }
+
+  constructor() {
+    super();
+    // The controller is held by the element: it needs no name here.
+    new KeepFocus(this);
   }
 
   override disconnectedCallback(): void {
@@ -204,16 +201,7 @@ export class ConnectProvider extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // Where the focus was before this update, for updated() to keep it in the element.
-    this.#focusedBefore = this.shadowRoot?.activeElement;
     if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) void this.#rest.read();
-  }
-
-  protected override updated(): void {
-    // A control that disappeared on its own (fallback, stop, confirm) took the focus with it: keep it in the element.
-    if (this.#focusedBefore && !this.#focusedBefore.isConnected)
-      this.shadowRoot?.querySelector<HTMLElement>('[part=button]')?.focus();
-    this.#focusedBefore = undefined;
   }
 
   /** Only a state other than the default is written on the host: server-rendered markup and the client agree. */
@@ -238,31 +226,18 @@ export class ConnectProvider extends LitElement {
     console.warn(`<connect-provider>: ${message}`);
   }
 
-  /** A timing attribute within its bounds; a value outside them is warned of once. */
-  #bounded(name: keyof typeof TIMING_BOUNDS, value: number): number {
-    const [min, max, fallback] = TIMING_BOUNDS[name];
-    const used = Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
-    if (used !== value) this.#warn(`${name} ${value} is outside ${min} to ${max} ms; using ${used}`);
-    return used;
-  }
-
   /** The provider as the user reads it: its displayName once known, else its name with a capital. */
   #displayName(provider = this.provider): string {
-    const info = this.#rest.info;
-    return displayNameOf(provider, info?.name === provider ? info : undefined);
+    return displayNameOf(provider, this.#rest.info?.name === provider ? this.#rest.info : undefined);
   }
 
   /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
-  #text(key: keyof ConnectStrings, provider?: string, field = ''): string {
-    return this.#localize.term(key, { provider: this.#displayName(provider), field });
-  }
+  #text = (key: keyof ConnectStrings, provider?: string, field = ''): string =>
+    this.#localize.term(key, { provider: this.#displayName(provider), field });
 
   /** A new flow for this element: update when there is a connection, else create. */
   #newFlow(body: Record<string, unknown>, scheme: SignIn['way']): Flow {
-    const connectionId = this.#rest.updating;
-    const existing = this.#rest.existing?.id === connectionId ? this.#rest.existing : undefined;
-    // An update by form verifies the connection once the platform changed it after the flow began.
-    const stampAtStart = scheme === 'form' && existing ? stampOf(existing) : undefined;
+    const warn = (message: string) => this.#warn(message);
     const flow: Flow = new Flow(
       {
         emit: (type, detail) => this.#emit(type, detail, flow.provider),
@@ -274,29 +249,9 @@ export class ConnectProvider extends LitElement {
           this.requestUpdate();
         },
         connectionRead: (connection) => (this.#rest.fromFlow = connection),
-        warn: (message) => this.#warn(message),
+        warn,
       },
-      {
-        endpoint: this.endpoint,
-        request: connectionId
-          ? { mode: 'update', connectionId, stampAtStart }
-          : {
-              mode: 'create',
-              provider: this.provider,
-              workspace: body.providerWorkspaceRef as string | undefined,
-              appId: this.providerAppId,
-            },
-        provider: this.provider,
-        body,
-        headers: { ...this.requestHeaders },
-        pollInterval: this.#bounded('pollInterval', this.pollInterval),
-        timeout: this.#bounded('timeout', this.timeout),
-        closedGrace: this.#bounded('closedGrace', this.closedGrace),
-        popupWidth: this.popupWidth,
-        popupHeight: this.popupHeight,
-        messageOrigins: this.messageOrigins,
-        popupText: this.#text('popup'),
-      },
+      flowSettings(this, body, scheme, this.#rest.existing, this.#text('popup'), warn),
     );
     return flow;
   }
@@ -346,28 +301,18 @@ export class ConnectProvider extends LitElement {
     return flow.promise;
   }
 
-  /** The rest state follows the flow's outcome, with no request; the page's other elements hear of it. */
+  /** The flow ended: the rest state follows it, and the developer hears what is theirs to fix. */
   #ended(flow: Flow): void {
-    const state = flow.state;
-    const connection = state.name === 'working' ? state.connection : flow.error?.connection;
     // A reconnect by form that failed keeps its form open for another try; one that worked closes it.
-    if (state.name === 'working') this.#form.reconnecting = false;
+    if (flow.state.name === 'working') this.#form.reconnecting = false;
     const { problem, code } = flow.error ?? {};
     if (code === 'http_error' && problem?.status === 401)
       this.#warn('the backend answered 401: is the user signed in?');
-    // A 404 for the flow's own connection: it is gone (disconnected elsewhere), and the element says so.
-    const gone = code === 'http_error' && problem?.status === 404 && flow.connectionId;
-    if (gone) {
-      this.#rest.show(null);
-      announce(this.endpoint, { removed: gone });
-    }
     if (refusesProvider(problem))
       this.#warn(
         `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
       );
-    if (!connection) return;
-    this.#rest.show(connection);
-    announce(this.endpoint, { connection });
+    this.#rest.follow(flow);
   }
 
   /** Ends the running flow with `connect-cancel` (`reason: 'cancelled'`). */
@@ -402,22 +347,6 @@ export class ConnectProvider extends LitElement {
     return [key ? this.#text(key, ofFlow ? this.#flow?.provider : undefined) : '', tone];
   }
 
-  /** The provider's icon, dark under a dark colour scheme; while the provider is read, its place is kept. */
-  #renderIcon(provider: string): TemplateResult | typeof nothing {
-    const { info } = this.#rest;
-    const media = info?.name === provider ? info.media : undefined;
-    const regular = media?.regular?.iconURL;
-    const dark = media?.darkMode?.iconURL;
-    if (isAllowedUrl(regular))
-      return html`<picture
-        >${
-          isAllowedUrl(dark) ? html`<source srcset=${dark} media="(prefers-color-scheme: dark)" />` : nothing
-        }<img part="icon" alt="" src=${regular} width="20" height="20"
-      /></picture>`;
-    if (info === undefined && this.provider && this.endpoint) return html`<span part="icon"></span>`;
-    return nothing;
-  }
-
   #renderButton(provider: string, busy: boolean): TemplateResult {
     const reconnect = busy ? this.#flow!.mode === 'update' : !!(this.connectionId || this.#rest.existing);
     // While the connection is read, neutral: the provider's name, no guess at Connect or Reconnect (and no click until
@@ -437,7 +366,10 @@ export class ConnectProvider extends LitElement {
       aria-disabled=${busy || this.disabled}
       aria-busy=${busy}
       @click=${this.#handleClick}
-    >${this.#renderIcon(provider)}<slot>${label}</slot></button
+    >${renderIcon(
+      this.#rest.info?.name === provider ? this.#rest.info : undefined,
+      this.#rest.info === undefined && !!this.provider && !!this.endpoint,
+    )}<slot>${label}</slot></button
     >`;
   }
 

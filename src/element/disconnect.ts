@@ -4,7 +4,7 @@
 import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
 import type { Connection } from '../shared/types.js';
 import { connectionPath, type BackendError } from './backend.js';
-import { renderControl } from './control.js';
+import { renderControl } from './parts.js';
 import { ConnectError } from './events.js';
 import { requestAtRest } from './page-reads.js';
 import type { DisconnectStep } from './status.js';

@@ -9,6 +9,7 @@ import type { Connection } from '../shared/types.js';
 import type { Flow } from './flow.js';
 import { Lifetime } from './lifetime.js';
 import {
+  announce,
   endpointKey,
   onConnectionChange,
   pickConnection,
@@ -133,6 +134,29 @@ export class RestState implements ReactiveController {
       this.reading = false;
       host.requestUpdate();
     });
+  }
+
+  /** The rest state follows a flow's outcome, with no request; the page's other elements hear of it. */
+  follow(flow: Flow): void {
+    const { state, error } = flow;
+    const { endpoint } = this.#host;
+    // A 404 for the flow's own connection: it is gone (disconnected elsewhere), and the element says so.
+    const gone = error?.code === 'http_error' && error.problem?.status === 404 && flow.connectionId;
+    if (gone) {
+      this.show(null);
+      announce(endpoint, { removed: gone });
+    }
+    const connection = state.name === 'working' ? state.connection : error?.connection;
+    if (!connection) return;
+    this.show(connection);
+    announce(endpoint, { connection });
+  }
+
+  /** The connection was disconnected: none at rest, and the page's other elements hear of it. */
+  removed(connection: Connection): void {
+    this.show(null);
+    this.fromFlow = undefined;
+    announce(this.#host.endpoint, { removed: connection.id });
   }
 
   /** A read that failed though it may pass is read again (on `online`, when the page is shown). */

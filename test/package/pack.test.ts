@@ -30,6 +30,7 @@ import ts from 'typescript';
 import { chromium, type Browser } from 'playwright-core';
 import { browserPaths } from '../../scripts/browsers.mjs';
 import { MACHINE, publicState } from '../../src/element/machine.js';
+import { PARTS } from '../../src/element/parts.js';
 import { ConnectIntegrations, ConnectProvider } from '../../src/integrations.js';
 import { packedPackage, type Packed } from '../shared/pack.js';
 
@@ -104,67 +105,42 @@ function eventNames(): string[] {
 }
 
 /**
- * The parts the element renders, read from its render() source: every `part="x"` in its templates, and for a
- * `part=${expression}`, the strings the expression may give (for a name, its initializer's:
- * `const extra = a ? 'fallback' : b ? 'stop' : ''` gives fallback and stop, not the strings it compares).
+ * The parts the element renders, read from the templates of the modules that draw it (the element, its form, its
+ * Disconnect and its small parts): each `part="name"`, and each part named by a call of `renderControl`, whose
+ * template takes its part from its first argument.
  */
 function renderedParts(): Set<string> {
-  const file = join(root, 'src/element/connect-provider.ts');
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const files = ['connect-provider.ts', 'credential-form.ts', 'disconnect.ts', 'parts.ts'].map((name) => {
+    const file = join(root, 'src/element', name);
+    return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  });
   const nodes = (node: ts.Node): ts.Node[] => [node, ...node.getChildren().flatMap(nodes)];
-  // render() and the parts it is written in (#renderButton, #renderControl...).
-  const renderers = nodes(source).filter(
-    (n): n is ts.MethodDeclaration => ts.isMethodDeclaration(n) && /^#?render/.test(n.name.getText()),
-  );
-  assert.ok(
-    renderers.some((n) => n.name.getText() === 'render'),
-    'connect-provider.ts has a render()',
-  );
-  const results = (expression: ts.Expression, within: ts.Node): string[] => {
-    if (ts.isStringLiteralLike(expression)) return expression.text ? [expression.text] : [];
-    if (ts.isParenthesizedExpression(expression)) return results(expression.expression, within);
-    if (ts.isConditionalExpression(expression))
-      return [...results(expression.whenTrue, within), ...results(expression.whenFalse, within)];
-    if (ts.isIdentifier(expression)) {
-      const declaration = nodes(within).find(
-        (n): n is ts.VariableDeclaration => ts.isVariableDeclaration(n) && n.name.getText() === expression.text,
-      );
-      if (declaration?.initializer) return results(declaration.initializer, within);
-      // A renderer's parameter that names the part: read from each call's argument.
-      const renderer = within as ts.MethodDeclaration;
-      const index = renderer.parameters.findIndex((p) => p.name.getText() === expression.text);
-      if (index >= 0) {
-        const name = renderer.name.getText();
-        return renderers.flatMap((caller) =>
-          nodes(caller)
-            .filter((n): n is ts.CallExpression => ts.isCallExpression(n) && n.expression.getText() === `this.${name}`)
-            .flatMap((call) => results(call.arguments[index]!, caller)),
-        );
-      }
-    }
-    assert.fail(`render() names a part by ${expression.getText()}, which this test cannot read`);
-  };
+  const all = files.flatMap(nodes);
   const parts = new Set<string>();
-  for (const renderer of renderers) {
-    for (const node of nodes(renderer)) {
-      if (
-        ts.isNoSubstitutionTemplateLiteral(node) ||
-        ts.isTemplateHead(node) ||
-        ts.isTemplateMiddle(node) ||
-        ts.isTemplateTail(node)
-      )
-        for (const [, part] of node.text.matchAll(/\bpart=["']?([\w-]+)/g)) parts.add(part!);
-      if (ts.isTemplateSpan(node)) {
-        const before = node.parent.templateSpans.indexOf(node);
-        const text = before === 0 ? node.parent.head.text : node.parent.templateSpans[before - 1]!.literal.text;
-        if (/\bpart=["']?$/.test(text)) {
-          const values = results(node.expression, renderer);
-          assert.ok(values.length > 0, `render()'s part=\${${node.expression.getText()}} names parts`);
-          for (const value of values) parts.add(value);
-        }
-      }
+  for (const node of all) {
+    if (
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    )
+      for (const [, part] of node.text.matchAll(/\bpart=["']?([\w-]+)/g)) parts.add(part!);
+    if (ts.isTemplateSpan(node)) {
+      const before = node.parent.templateSpans.indexOf(node);
+      const text = before === 0 ? node.parent.head.text : node.parent.templateSpans[before - 1]!.literal.text;
+      if (/\bpart=["']?$/.test(text))
+        assert.equal(node.expression.getText(), 'part', `a part named by \${${node.expression.getText()}} is read`);
+    }
+    if (ts.isCallExpression(node) && node.expression.getText() === 'renderControl') {
+      const [first] = node.arguments;
+      assert.ok(first && ts.isStringLiteralLike(first), `renderControl(${first?.getText()}) names its part`);
+      parts.add(first.text);
     }
   }
+  assert.ok(
+    all.some((n) => ts.isMethodDeclaration(n) && n.name.getText() === 'render'),
+    'connect-provider.ts has a render()',
+  );
   return parts;
 }
 
@@ -403,6 +379,7 @@ describe('the packed package', () => {
     };
     const element = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === 'connect-provider');
     assert.deepEqual((element?.cssParts ?? []).map((p) => p.name).sort(), sorted, 'the manifest has every part');
+    assert.deepEqual(PARTS.split(',').sort(), sorted, "the list's rows export every part, under its own name");
     // The list exports its rows' parts under their own names, and has three of its own.
     const list = manifest.modules
       .flatMap((m) => m.declarations ?? [])

@@ -5,32 +5,11 @@ import type { ConnectIntegrations, ConnectIntegrationsLoadedDetail } from '../co
 import type { ConnectProvider } from '../connect-provider.js';
 import type { ConnectEventDetails } from '../events.js';
 
+/** The element's table of public properties (its `static properties`), from which the typings below derive. */
+type ProviderTable = typeof ConnectProvider.properties;
+
 /** The settable properties, typed from the element (React 19, Svelte 5 and Vue set a property the element has). */
-export type ConnectProviderProperties = Partial<
-  Pick<
-    ConnectProvider,
-    | 'endpoint'
-    | 'provider'
-    | 'groupRef'
-    | 'groupName'
-    | 'consumerRef'
-    | 'consumerName'
-    | 'providerWorkspaceRef'
-    | 'providerAppId'
-    | 'connectionId'
-    | 'pollInterval'
-    | 'timeout'
-    | 'popupWidth'
-    | 'popupHeight'
-    | 'closedGrace'
-    | 'messageOrigins'
-    | 'disabled'
-    | 'disconnectable'
-    | 'providerMetadata'
-    | 'requestHeaders'
-    | 'strings'
-  >
->;
+export type ConnectProviderProperties = Partial<Pick<ConnectProvider, keyof ProviderTable>>;
 
 /**
  * The attributes the element writes itself (`state`, `connection-status`): read them, style by them, never set them.
@@ -43,21 +22,13 @@ export interface ReadOnlyAttributes {
   'connection-status'?: never;
 }
 
+/** Internal: each dashed attribute of a table of properties, and the property it reflects. */
+type DashedOf<Table> = {
+  [P in keyof Table as Table[P] extends { attribute: `${string}-${string}` } ? Table[P]['attribute'] : never]: P;
+};
+
 /** Internal: each dashed attribute and the property it reflects. */
-interface DashedAttributes {
-  'group-ref': 'groupRef';
-  'group-name': 'groupName';
-  'consumer-ref': 'consumerRef';
-  'consumer-name': 'consumerName';
-  'provider-workspace-ref': 'providerWorkspaceRef';
-  'provider-app-id': 'providerAppId';
-  'connection-id': 'connectionId';
-  'poll-interval': 'pollInterval';
-  'popup-width': 'popupWidth';
-  'popup-height': 'popupHeight';
-  'closed-grace': 'closedGrace';
-  'message-origins': 'messageOrigins';
-}
+type DashedAttributes = DashedOf<ProviderTable>;
 
 /** Internal: an attribute's value as markup may write it: numbers also as numeric strings. */
 type AttributeValue<T> = T extends number ? number | `${number}` : T;
@@ -75,30 +46,26 @@ export type ConnectEventHandlers<Prefix extends string> = {
 /** The element's events by name, as `HTMLElementEventMap` has them. */
 export type ConnectEvents = { [K in keyof ConnectEventDetails]: CustomEvent<ConnectEventDetails[K]> };
 
+/** The list's table of properties: its public ones (its internal state is declared `state: true`). */
+type IntegrationsTable = {
+  [
+    P in keyof typeof ConnectIntegrations.properties as (typeof ConnectIntegrations.properties)[P] extends {
+      state: true;
+    }
+      ? never
+      : P
+  ]: (typeof ConnectIntegrations.properties)[P];
+};
+
 /** The list's settable properties, typed from the element. */
-export type ConnectIntegrationsProperties = Partial<
-  Pick<
-    ConnectIntegrations,
-    | 'endpoint'
-    | 'providers'
-    | 'groupRef'
-    | 'groupName'
-    | 'consumerRef'
-    | 'consumerName'
-    | 'disconnectable'
-    | 'descriptions'
-    | 'requestHeaders'
-    | 'strings'
-  >
->;
+export type ConnectIntegrationsProperties = Partial<Pick<ConnectIntegrations, keyof IntegrationsTable>>;
 
 /** The list's dashed attributes under their HTML names. */
-export interface ConnectIntegrationsAttributes {
-  'group-ref'?: string;
-  'group-name'?: string;
-  'consumer-ref'?: string;
-  'consumer-name'?: string;
-}
+export type ConnectIntegrationsAttributes = {
+  [A in keyof DashedOf<IntegrationsTable>]?: AttributeValue<
+    NonNullable<ConnectIntegrations[DashedOf<IntegrationsTable>[A] & keyof ConnectIntegrations]>
+  >;
+};
 
 /** The list's events: its own, and every row's (they leave the list, `detail.provider` naming the row). */
 export type ConnectIntegrationsEventDetails = ConnectEventDetails & {
