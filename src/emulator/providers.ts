@@ -2,7 +2,7 @@
 // what get-provider answers for each (shaped as the real service's catalog).
 import type { components } from '../shared/schema.js';
 import type { ProviderInput } from '../shared/provider.js';
-import { schemeName, SIGN_IN_SCHEMES, type CredentialKind } from '../shared/sign-in.js';
+import { kindOf, schemeName, SIGN_IN_SCHEMES, type CredentialKind } from '../shared/sign-in.js';
 import type { ProviderInfo } from '../shared/types.js';
 
 type Schemas = components['schemas'];
@@ -260,20 +260,14 @@ export function findProvider(name: string): CatalogEntry | undefined {
   return PROVIDERS.find((p) => p.name === name);
 }
 
-/** The scheme of the table (shared/sign-in.ts) a provider of the catalog signs in with. */
-function signInScheme(provider: CatalogEntry) {
-  return SIGN_IN_SCHEMES[authSchemeOf(provider)];
-}
-
 /** Whether the user signs in to the provider on a consent page (oauth-connect): oauth2 with an authorization code. */
 export function signsInByConsent(provider: CatalogEntry): boolean {
-  return signInScheme(provider).way === 'popup';
+  return SIGN_IN_SCHEMES[authSchemeOf(provider)] === 'popup';
 }
 
 /** The credential kind a provider signing in without consent takes (undefined for a consent provider). */
 export function credentialKindOf(provider: CatalogEntry): CredentialKind | undefined {
-  const scheme = signInScheme(provider);
-  return 'kind' in scheme ? scheme.kind : undefined;
+  return kindOf(SIGN_IN_SCHEMES[authSchemeOf(provider)]);
 }
 
 /** A connection's authScheme for a provider of the catalog. */

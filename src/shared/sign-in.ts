@@ -9,20 +9,20 @@ import type { BrowserProvider } from './provider.js';
 import type { AuthScheme, GenerateConnectionRequest } from './types.js';
 
 /**
- * The fields a user types, by their name in the credential: whether each is a secret (shown as dots, never echoed)
- * and the key of its label in the element's strings.
+ * The fields a user types, by their name in the credential, which is also the key of the label the element gives its
+ * input (in its strings): whether each is a `secret` (shown as dots, never echoed) or `plain`.
  */
 export const CREDENTIAL_FIELDS = {
-  apiKey: { secret: true, label: 'apiKey' },
-  username: { secret: false, label: 'username' },
-  password: { secret: true, label: 'password' },
-  clientId: { secret: false, label: 'clientId' },
-  clientSecret: { secret: true, label: 'clientSecret' },
-} as const satisfies Record<string, { secret: boolean; label: string }>;
+  apiKey: 'secret',
+  username: 'plain',
+  password: 'secret',
+  clientId: 'plain',
+  clientSecret: 'secret',
+} as const satisfies Record<string, 'secret' | 'plain'>;
 export type CredentialField = keyof typeof CREDENTIAL_FIELDS;
 
-/** The labels the element gives the inputs of the built-in schemes (keys of its strings). */
-export type CredentialLabel = (typeof CREDENTIAL_FIELDS)[CredentialField]['label'];
+/** The labels the element gives the inputs of the built-in schemes (keys of its strings): the fields' names. */
+export type CredentialLabel = CredentialField;
 
 /**
  * The credentials of the platform's generate-connection (and update-connection) body, by their field there: what
@@ -46,39 +46,41 @@ export const CREDENTIALS = {
 export type CredentialKind = keyof typeof CREDENTIALS;
 
 /** The credential fields of the platform's generate-connection body, one per scheme. */
-export const CREDENTIAL_KINDS = Object.keys(CREDENTIALS) as readonly CredentialKind[];
+export const CREDENTIAL_KINDS = /* @__PURE__ */ Object.keys(CREDENTIALS) as readonly CredentialKind[];
 
 /** One credential in the platform's shape, e.g. `{ apiKey: '...' }` or `{ basicAuth: { username, password } }`. */
 export type Credential = Pick<GenerateConnectionRequest, CredentialKind>;
 
 /**
- * Every scheme a provider may sign in with, by its name (a connection's authScheme; `jwt` has none): through the
- * consent page in a `popup`, with a `form` of the credential `kind` (none: nothing to type), or `unsupported`
- * (neither the element nor the handler can sign in with it).
+ * Every scheme a provider may sign in with, by its name (a connection's authScheme; `jwt` has none), and what it
+ * takes: the consent page in a `popup`, a form of this credential kind, a form of `nothing` to type, or
+ * `unsupported` (neither the element nor the handler can sign in with it).
  */
 export const SIGN_IN_SCHEMES = {
-  'oauth2/authorizationCode': { way: 'popup' },
+  'oauth2/authorizationCode': 'popup',
   // The platform runs PKCE behind oauth-connect: for the browser it is the consent page like any other.
-  'oauth2/authorizationCodePKCE': { way: 'popup' },
-  'oauth2/clientCredentials': { way: 'form', kind: 'oauth2ClientCredentials' },
-  'oauth2/password': { way: 'form', kind: 'oauth2PasswordCredentials' },
-  apiKey: { way: 'form', kind: 'apiKey' },
-  basic: { way: 'form', kind: 'basicAuth' },
-  custom: { way: 'form', kind: 'customAuth' },
-  none: { way: 'form' },
-  jwt: { way: 'unsupported' },
-} as const satisfies Record<
-  AuthScheme | 'jwt',
-  { way: 'popup' } | { way: 'form'; kind?: CredentialKind } | { way: 'unsupported' }
->;
+  'oauth2/authorizationCodePKCE': 'popup',
+  'oauth2/clientCredentials': 'oauth2ClientCredentials',
+  'oauth2/password': 'oauth2PasswordCredentials',
+  apiKey: 'apiKey',
+  basic: 'basicAuth',
+  custom: 'customAuth',
+  none: 'nothing',
+  jwt: 'unsupported',
+} as const satisfies Record<AuthScheme | 'jwt', CredentialKind | 'popup' | 'nothing' | 'unsupported'>;
 export type SignInScheme = keyof typeof SIGN_IN_SCHEMES;
+
+/** The credential kind a scheme's form takes; undefined for a scheme of no form or no credential. */
+export function kindOf(takes: (typeof SIGN_IN_SCHEMES)[SignInScheme] | undefined): CredentialKind | undefined {
+  return takes && Object.hasOwn(CREDENTIALS, takes) ? (takes as CredentialKind) : undefined;
+}
 
 /** A scheme's name from a provider's authType and grant: `oauth2/<grantType>`, or the authType itself. */
 export function schemeName(authType: string, grantType: string | undefined): string {
   return authType === 'oauth2' ? `oauth2/${grantType ?? 'authorizationCode'}` : authType;
 }
 
-/** The scheme of the table a provider signs in with; undefined when it names none of them (or nothing). */
+/** What the scheme of the table a provider signs in with takes; undefined when it names none of them (or nothing). */
 function schemeOf(info: BrowserProvider | null | undefined): (typeof SIGN_IN_SCHEMES)[SignInScheme] | undefined {
   if (typeof info?.authType !== 'string') return undefined;
   const name = schemeName(info.authType, info.oauth2Opts?.grantType);
@@ -92,8 +94,8 @@ function schemeOf(info: BrowserProvider | null | undefined): (typeof SIGN_IN_SCH
  */
 export function unsupportedScheme(info: BrowserProvider | null | undefined): string | undefined {
   if (typeof info?.authType !== 'string') return undefined;
-  const scheme = schemeOf(info);
-  return scheme && scheme.way !== 'unsupported' ? undefined : schemeName(info.authType, info.oauth2Opts?.grantType);
+  const takes = schemeOf(info);
+  return takes && takes !== 'unsupported' ? undefined : schemeName(info.authType, info.oauth2Opts?.grantType);
 }
 
 /**
@@ -133,10 +135,10 @@ export type SignIn =
  * (unsupportedScheme), signs in through the popup.
  */
 export function signInOf(info: BrowserProvider | null | undefined): SignIn {
-  const scheme = schemeOf(info);
-  if (scheme?.way !== 'form') return { way: 'popup' };
-  if (!('kind' in scheme)) return { way: 'form', inputs: [] };
-  const { kind } = scheme;
+  const takes = schemeOf(info);
+  if (takes === 'nothing') return { way: 'form', inputs: [] };
+  const kind = kindOf(takes);
+  if (!kind) return { way: 'popup' };
   if (kind === 'customAuth')
     return {
       way: 'form',
@@ -158,11 +160,11 @@ export function signInOf(info: BrowserProvider | null | undefined): SignIn {
     way: 'form',
     kind,
     inputs: fieldsToType(kind, info!.basicOpts).map((name, i): CredentialInput => {
-      const field = CREDENTIAL_FIELDS[asKey ? 'apiKey' : name];
+      const label = asKey ? 'apiKey' : name;
       return {
         name,
-        label: { builtIn: field.label },
-        masked: field.secret,
+        label: { builtIn: label },
+        masked: CREDENTIAL_FIELDS[label] === 'secret',
         // The docs tell where to find the credential: beside its first input.
         docsURL: i ? undefined : docsURL,
       };
