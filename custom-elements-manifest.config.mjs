@@ -7,9 +7,11 @@
 // private members (`private`, `#name`), read from each class by the TypeScript
 // compiler, and the variable `type` of the private emit() helper seen as an
 // event. It also types the events from HTMLElementEventMap as the compiler
-// sees it with events.ts, gives the list its rows' events (they leave it),
-// names each tag's definition, points module paths at what the package ships
-// (dist/**/*.js, not src/**/*.ts), and adds the package's entry modules.
+// sees it with events.ts, shows a default set from a constant as its value,
+// gives the list its rows' events (they leave it), names each tag's
+// definition, points module paths at what the package ships (dist/**/*.js,
+// not src/**/*.ts), and adds the package's entry modules. The analyzer reads
+// `static properties = {...} as const` as the bare object (sourcesForAnalyzer).
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import ts from 'typescript';
@@ -89,6 +91,66 @@ export function internalMembers(path) {
   return internal;
 }
 
+/**
+ * The sources the analyzer reads, each `static properties = {...} as const` (or `satisfies ...`) read as the bare
+ * object literal: the analyzer's Lit support knows the declaration only in that form, and without it would list none
+ * of the element's attributes. The `as const` is blanked out (spaces), so every position stays where it was.
+ */
+export function sourcesForAnalyzer({ ts: analyzerTs, globs }) {
+  return globs.map((path) => {
+    let text = readFileSync(path, 'utf8');
+    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+    const blanks = [];
+    const visit = (node) => {
+      if (
+        ts.isPropertyDeclaration(node) &&
+        node.name.getText(source) === 'properties' &&
+        node.initializer &&
+        (ts.isAsExpression(node.initializer) || ts.isSatisfiesExpression(node.initializer))
+      )
+        blanks.push([node.initializer.expression.end, node.initializer.end]);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    for (const [start, end] of blanks.reverse())
+      text = text.slice(0, start) + text.slice(start, end).replace(/[^\n]/g, ' ') + text.slice(end);
+    return analyzerTs.createSourceFile(path, text, analyzerTs.ScriptTarget.ES2015, true);
+  });
+}
+
+/**
+ * Class name -> field name -> the value of its initializer where the compiler knows it as a literal (a field set
+ * from a constant, `= TIMING_BOUNDS.timeout[2]`, is `300000`), so the manifest shows the default, not an expression.
+ */
+export function literalDefaults(paths) {
+  const { config } = ts.readConfigFile('tsconfig.json', ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, '.');
+  const program = ts.createProgram(paths, { ...options, types: [], noEmit: true });
+  const checker = program.getTypeChecker();
+  const defaults = new Map();
+  for (const path of paths) {
+    const source = program.getSourceFile(path);
+    const visit = (node) => {
+      if (ts.isClassDeclaration(node) && node.name) {
+        const fields = new Map();
+        for (const member of node.members) {
+          if (!ts.isPropertyDeclaration(member) || !member.initializer || !ts.isIdentifier(member.name)) continue;
+          // A literal written as such is shown as written.
+          if (ts.isLiteralExpression(member.initializer) || ts.isPrefixUnaryExpression(member.initializer)) continue;
+          if ([ts.SyntaxKind.TrueKeyword, ts.SyntaxKind.FalseKeyword].includes(member.initializer.kind)) continue;
+          const type = checker.getTypeAtLocation(member.initializer);
+          if (type.isLiteral() || type.flags & ts.TypeFlags.BooleanLiteral)
+            fields.set(member.name.text, checker.typeToString(type));
+        }
+        defaults.set(node.name.text, fields);
+      }
+      ts.forEachChild(node, visit);
+    };
+    if (source) visit(source);
+  }
+  return defaults;
+}
+
 /** The values of the read-only `state` and `connection-status` attributes. */
 const STATE =
   "'idle' | 'requesting' | 'authorizing' | 'verifying' | 'working' | 'bad_credentials' | 'error' | 'cancelled'";
@@ -116,11 +178,16 @@ const cleanup = {
     for (const module of customElementsManifest.modules) {
       const types = typeExports(module.path.replace(/^\//, ''));
       const internal = internalMembers(module.path.replace(/^\//, ''));
+      const literals = literalDefaults([module.path.replace(/^\//, '')]);
       /** Drops the internal state and the private members of the class `declaration` from what it lists. */
       const publicOnly = (declaration) => {
         const hidden = internal.get(declaration.name) ?? new Set();
         declaration.attributes = (declaration.attributes ?? []).filter((a) => !hidden.has(a.fieldName ?? a.name));
         declaration.members = (declaration.members ?? []).filter((m) => !hidden.has(m.name) && m.privacy !== 'private');
+        for (const entry of [...declaration.members, ...declaration.attributes]) {
+          const literal = literals.get(declaration.name)?.get(entry.fieldName ?? entry.name);
+          if (entry.default !== undefined && literal !== undefined) entry.default = literal;
+        }
       };
       if (module.exports) module.exports = module.exports.filter((entry) => !types.has(entry.name));
       module.path = shipped(module.path);
@@ -252,6 +319,7 @@ export default {
   ],
   outdir: '.',
   litelement: true,
+  overrideModuleCreation: sourcesForAnalyzer,
   dependencies: false,
   plugins: [
     cleanup,

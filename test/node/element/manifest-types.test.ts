@@ -1,13 +1,20 @@
 // custom-elements.json reads the element's types, not its text (custom-elements-manifest.config.mjs): each event's
 // type is the one the compiler gives HTMLElementEventMap once events.ts augments it, however its lines are laid out,
 // and a class's internal members (its `static properties` entries with `state: true`, its `private` and `#` members)
-// are derived from the class, so they stay out of the manifest under any name.
+// are derived from the class, so they stay out of the manifest under any name; the analyzer reads `static properties`
+// declared `as const` as the object it is, and a field set from a constant shows the constant's value.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { eventTypes, internalMembers } from '../../../custom-elements-manifest.config.mjs';
+import ts from 'typescript';
+import {
+  eventTypes,
+  internalMembers,
+  literalDefaults,
+  sourcesForAnalyzer,
+} from '../../../custom-elements-manifest.config.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'manifest-types-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,5 +93,36 @@ describe('the manifest: internal members', () => {
     const internal = internalMembers('src/element/connect-integrations.ts').get('ConnectIntegrations')!;
     for (const name of ['entries', 'failed', 'query']) assert.ok(internal.has(name), name);
     assert.ok(!internal.has('endpoint'));
+  });
+});
+
+describe('the manifest: what the analyzer reads', () => {
+  it('reads static properties declared as const as the bare object, every position kept', () => {
+    const file = join(dir, 'as-const.ts');
+    const text = `class A {\n  static properties = {\n    endpoint: {},\n  } as const;\n  other = [1] as const;\n}\n`;
+    writeFileSync(file, text);
+    const [source] = sourcesForAnalyzer({ ts, globs: [file] });
+    assert.equal(source!.text.length, text.length);
+    assert.match(source!.text, /^ {2}\} {9};$/m);
+    assert.match(source!.text, /other = \[1\] as const;/, 'only the properties initializer changes');
+  });
+
+  it("shows a field's default set from a constant as its value, and a literal as written", () => {
+    const file = join(dir, 'defaults.ts');
+    writeFileSync(
+      file,
+      `const BOUNDS = { timeout: [1000, 3600000, 300000] } as const;
+       export class A {
+         timeout: number = BOUNDS.timeout[2];
+         label = '';
+         on = false;
+         list: number[] = [];
+       }`,
+    );
+    const fields = literalDefaults([file]).get('A')!;
+    assert.equal(fields.get('timeout'), '300000');
+    assert.equal(fields.has('label'), false, 'written as a literal');
+    assert.equal(fields.has('on'), false, 'written as a literal');
+    assert.equal(fields.has('list'), false, 'no literal value');
   });
 });
