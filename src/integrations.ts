@@ -5,10 +5,9 @@ import './element/define-integrations.js';
 export * from './index.js';
 export {
   ConnectIntegrations,
-  DEFAULT_INTEGRATIONS_STRINGS,
   type ConnectIntegrationsLoadedDetail,
   type IntegrationDetail,
   type IntegrationEntry,
-  type IntegrationsStrings,
 } from './element/connect-integrations.js';
+export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './element/integrations-strings.js';
 export { defineConnectIntegrations, INTEGRATIONS_TAG } from './element/define-integrations.js';

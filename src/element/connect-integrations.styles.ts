@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 // The list: rows of a provider's name (its icon and description under it) and its element; while reading,
 // placeholder rows of the final height.
-export const styles = css`
+export const connectIntegrationsStyles = css`
   :host {
     display: block;
   }

@@ -8,9 +8,8 @@ import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integr
 import { isMissingRoute, knownProvider, pickConnection, readConnections, requestAtRest } from './page-reads.js';
 import { displayNameOf, Localize } from './localize.js';
 import { PARTS } from './parts.js';
-import { styles } from './connect-integrations.styles.js';
+import { connectIntegrationsStyles } from './connect-integrations.styles.js';
 
-export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
 
 /** One entry of `GET {endpoint}/integrations` (docs/server.md): a provider and its allow-listed info. */
 export type IntegrationEntry = BrowserProvider & { provider: string };
@@ -50,7 +49,7 @@ const nameOf = (entry: IntegrationEntry): string => displayNameOf(entry.provider
  * @csspart button - Every row's connect button (and each of the row element's parts, under its own name).
  */
 export class ConnectIntegrations extends LitElement {
-  static override styles = styles;
+  static override styles = connectIntegrationsStyles;
 
   /**
    * The reactive properties, declared here rather than by decorators, as `<connect-provider>` declares its own.

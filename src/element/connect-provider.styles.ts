@@ -8,7 +8,7 @@ import { css } from 'lit';
 // colours win and the marker keeps its shape. Margins are logical, so the
 // element mirrors under dir="rtl". The status line is always in the
 // accessibility tree, empty or not, so its first message is announced.
-export const styles = css`
+export const connectProviderStyles = css`
   /* long words (a German label, a long provider name) wrap inside the element */
   :host {
     display: inline-block;

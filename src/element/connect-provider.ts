@@ -1,10 +1,11 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Connection } from '../shared/types.js';
-import type { SignIn } from '../shared/sign-in.js';
-import { styles } from './connect-provider.styles.js';
+import { unsupportedScheme, type SignIn } from '../shared/sign-in.js';
+import { connectProviderStyles } from './connect-provider.styles.js';
 import { flowSettings } from './flow-settings.js';
 import { renderControl, renderIcon } from './parts.js';
 import { CredentialForm } from './credential-form.js';
+import { endMessages } from './developer-messages.js';
 import { Disconnect } from './disconnect.js';
 import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
 import { Flow } from './flow.js';
@@ -12,7 +13,7 @@ import { KeepFocus } from './keep-focus.js';
 import { displayNameOf, Localize } from './localize.js';
 import { publicState, type ConnectState } from './machine.js';
 import { reflect, RestState } from './rest-state.js';
-import { refusesProvider, statusLine } from './status.js';
+import { statusLine } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
 import { TIMING_BOUNDS } from './timing.js';
 
@@ -57,7 +58,7 @@ import { TIMING_BOUNDS } from './timing.js';
  * @cssproperty --connect-provider-link-color - An input's docs link (default: the page's text color).
  */
 export class ConnectProvider extends LitElement {
-  static override styles = styles;
+  static override styles = connectProviderStyles;
   /**
    * The public properties, the one table of them: each attribute reflects the camelCase property below, and the
    * framework typings (frameworks/attributes.ts) and the manifest are derived from it. Declared here rather than by
@@ -289,8 +290,12 @@ export class ConnectProvider extends LitElement {
     this.#disconnect.step = 'idle';
     this.#form.say();
     const missing = !this.endpoint ? 'endpoint' : flow.mode === 'create' && !this.provider ? 'provider' : '';
-    if (missing) {
-      const message = `the ${missing} attribute is required`;
+    // A scheme the element cannot sign in with (jwt) ends here, named, rather than in a popup that cannot work.
+    const unsupported = unsupportedScheme(this.#rest.providerInfo);
+    if (missing || unsupported) {
+      const message = missing
+        ? `the ${missing} attribute is required`
+        : `provider "${this.provider}" signs in with ${unsupported}, which the element does not support`;
       this.#warn(message);
       flow.fail('invalid_config', message);
     } else if (scheme === 'popup') flow.begin();
@@ -305,13 +310,7 @@ export class ConnectProvider extends LitElement {
   #ended(flow: Flow): void {
     // A reconnect by form that failed keeps its form open for another try; one that worked closes it.
     if (flow.state.name === 'working') this.#form.reconnecting = false;
-    const { problem, code } = flow.error ?? {};
-    if (code === 'http_error' && problem?.status === 401)
-      this.#warn('the backend answered 401: is the user signed in?');
-    if (refusesProvider(problem))
-      this.#warn(
-        `the backend refused provider "${flow.provider}": ${problem?.detail}; names are the platform's, in lower case`,
-      );
+    for (const message of endMessages(flow.provider, flow.error)) this.#warn(message);
     this.#rest.follow(flow);
   }
 

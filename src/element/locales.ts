@@ -1,4 +1,4 @@
-// The language an element speaks (../shared/DESIGN.md section 2, "Languages and direction"): locale packs register
+// The language an element speaks (docs/architecture.md, "Languages and direction"): locale packs register
 // themselves here on import, and an element uses the best registered match for the `lang` that applies to it.
 //
 // The registry is one object per page on `globalThis` under a `Symbol.for` key, so a pack imported through a
