@@ -8,9 +8,12 @@ import type { Connection } from '../shared/types.js';
  * What the flow asked for: its connection (update), or a provider, workspace and app (create). `stampAtStart`: the
  * connection's stamp when an update by form began, whose status counts only once the platform changed it.
  */
-export type Request =
+export type ConnectionRequest =
   | { mode: 'update'; connectionId: string; stampAtStart?: string }
   | { mode: 'create'; provider: string; workspace?: string; appId?: string };
+
+/** @deprecated The old name, which hid the DOM's `Request`: use ConnectionRequest. */
+export type Request = ConnectionRequest;
 
 /**
  * What "changed since the flow began" is judged by: the caller's own connections the backend listed then (ID ->
@@ -26,7 +29,7 @@ export const listedBaseline = (connections: Connection[]): Baseline => ({
   listed: new Map(connections.map((c) => [c.id, stampOf(c)])),
 });
 
-export function matchesRequest(connection: Connection, request: Request): boolean {
+export function matchesRequest(connection: Connection, request: ConnectionRequest): boolean {
   if (request.mode === 'update') return connection.id === request.connectionId;
   return (
     connection.provider === request.provider &&
@@ -41,5 +44,5 @@ export function changedSince(connection: Connection, baseline: Baseline): boolea
 }
 
 /** An update that names the connection's stamp at its start: the connection changed since. Any other: true. */
-export const changedSinceStart = (connection: Connection, request: Request): boolean =>
+export const changedSinceStart = (connection: Connection, request: ConnectionRequest): boolean =>
   request.mode !== 'update' || request.stampAtStart === undefined || stampOf(connection) !== request.stampAtStart;
