@@ -6,10 +6,9 @@
 // began" (connection-match.ts).
 import { BackendError, baseOf, callBackend, retryDelay, type RetryPolicy } from './backend.js';
 import type { Lifetime } from './lifetime.js';
+import { REQUEST_TIMEOUT, UNREACHED_BUDGET } from './timing.js';
 
-const REQUEST_TIMEOUT = 15000;
-/** Ms of retries for a backend that never answered once. */
-export const UNREACHED_BUDGET = 3000;
+export { UNREACHED_BUDGET };
 
 /**
  * The policy for the next retry: a backend that never answered once (another origin without CORS, a wrong

@@ -1,16 +1,18 @@
 // Internal: what the page reads of the caller's connections and of
-// providers, shared by the page's elements: elements that ask within 2 s (a
-// settings page with N elements, rows rendered lazily) share one list request
-// per endpoint, and a provider is asked once per endpoint per page. A read
-// retries what may pass; one that still fails is not kept, so the next ask
-// reads again. A flow's outcome or a disconnect is told to the endpoint's
-// other elements without a request.
+// providers, shared by the page's elements: elements that ask within 2 s
+// (REUSE_FOR; a settings page with N elements, rows rendered lazily) share one
+// list request per endpoint, and a provider is asked once per endpoint per
+// page. A read retries what may pass (READ_RETRIES); one that still fails is
+// not kept, so the next ask reads again. A flow's outcome or a disconnect is
+// told to the endpoint's other elements without a request. Its timing values
+// are timing.ts's.
 import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import { parseUrl } from '../shared/url.js';
-import { BackendError, baseOf, toConnections, type RetryPolicy } from './backend.js';
+import { BackendError, baseOf, toConnections } from './backend.js';
 import { BackendSession } from './backend-session.js';
 import { Lifetime } from './lifetime.js';
+import { READ_RETRIES, REUSE_FOR } from './timing.js';
 
 /**
  * The caller's connections; null when the backend cannot tell (it has no such route: known at once); undefined when
@@ -18,8 +20,6 @@ import { Lifetime } from './lifetime.js';
  */
 export type ConnectionList = Connection[] | null | undefined;
 
-/** A read's retries of a failure that may pass: seconds, then it is unknown. */
-const READ_RETRIES: RetryPolicy = { baseMs: 500, maxFailures: 4, maxDelayMs: 4000, budgetMs: 8000 };
 /**
  * One request made outside any flow (a read at rest, the list's integrations, a disconnect), with the retries every
  * read makes; resolves with the answer's data, or throws the last BackendError.
@@ -30,9 +30,6 @@ export const requestAtRest = (
   method: string,
   path: string,
 ): Promise<unknown> => new BackendSession(new Lifetime(), endpoint, headers).retrying(method, path, READ_RETRIES);
-
-/** A list read answered less than this many ms ago is reused (rows rendered a little later). */
-const REUSE_FOR = 2000;
 
 /** What changed: a connection a flow made or updated, or one that was disconnected. */
 export type ConnectionChange = { connection: Connection } | { removed: string };

@@ -3,14 +3,9 @@
 // again; quick at first once the connection is known (a new connection often
 // turns `working` within a second), then every interval.
 import type { Lifetime } from './lifetime.js';
+import { BUSY_RETRY, HIDDEN_SLOWDOWN, QUICK_POLLS, QUICK_STEP } from './timing.js';
 
-/** A hidden page polls this many times slower. */
-export const HIDDEN_SLOWDOWN = 5;
-/** Right after the connection is known, QUICK_POLLS polls come QUICK_STEP intervals apart. */
-export const QUICK_POLLS = 5;
-export const QUICK_STEP = 0.3;
-/** A poll due while another is in flight waits this many ms. */
-const BUSY_RETRY = 50;
+export { HIDDEN_SLOWDOWN, QUICK_POLLS, QUICK_STEP };
 
 /** Ms until a poll `intervals` intervals from now. */
 export const pollDelay = (intervals: number, interval: number, hidden: boolean): number =>

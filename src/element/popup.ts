@@ -3,9 +3,8 @@
 // URL, and watched until it reads closed (docs/choices.md). A window name of
 // one flow only: two flows never share, reuse or close each other's popup.
 import type { Lifetime } from './lifetime.js';
+import { CLOSED_CHECK } from './timing.js';
 
-/** How often a popup is checked for being closed, in ms. */
-const CLOSED_CHECK = 250;
 let popups = 0;
 
 export interface PopupSize {

@@ -15,10 +15,20 @@ export const STALE_AFTER_HIDDEN = 60000;
 /** How long the button stays neutral while the connection is read at rest. */
 export const NEUTRAL_FOR = 3000;
 
-/** A flow's retries before the URL is known (the user looks at a blank popup): seconds; `baseMs` is the interval. */
-export const URL_RETRIES: Omit<RetryPolicy, 'baseMs'> = { maxFailures: 5, maxDelayMs: 4000, budgetMs: 8000 };
-/** A flow's retries of a poll: five failures in a row, a minute's wait at most, no overall budget. */
-export const POLL_RETRIES: Omit<RetryPolicy, 'baseMs'> = { maxFailures: 5, maxDelayMs: 60000, budgetMs: Infinity };
+/** A flow's retries before the URL is known (the user looks at a blank popup): seconds, from a first wait of `baseMs`. */
+export const urlRetries = (baseMs: number): RetryPolicy => ({
+  baseMs,
+  maxFailures: 5,
+  maxDelayMs: 4000,
+  budgetMs: 8000,
+});
+/** A flow's retries of a poll, from a first wait of `baseMs`: 5 failures in a row, a minute's wait at most, no budget. */
+export const pollRetries = (baseMs: number): RetryPolicy => ({
+  baseMs,
+  maxFailures: 5,
+  maxDelayMs: 60000,
+  budgetMs: Infinity,
+});
 /** While a severed popup is awaited, the backend is asked every SEVERED_POLL intervals. */
 export const SEVERED_POLL = 2;
 /** How often a popup is checked for being closed. */
