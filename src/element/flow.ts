@@ -1,10 +1,12 @@
 // Internal: one connect flow, from the click to its single terminal event.
-// Its state moves only through #enter, by the table in machine.ts; once the
-// flow has ended nothing moves it. The parts it drives each hold one concern:
-// the popup (popup.ts), which messages count (message-gate.ts), which
-// connection is the flow's (connection-match.ts), when to poll (poller.ts),
-// the requests and their retries (backend-session.ts), and everything held
-// until the end (lifetime.ts).
+// Its state moves only through #enter, by the table in machine.ts (MACHINE);
+// what it tells and does on entering each state is machine.ts's EFFECTS, done
+// where the move is made (the Node tests hold the flow to that table); once
+// the flow has ended nothing moves it. The parts it drives each hold one
+// concern: the popup (popup.ts), which messages count (message-gate.ts),
+// which connection is the flow's (connection-match.ts), when to poll
+// (poller.ts), the requests and their retries (backend-session.ts), and
+// everything held until the end (lifetime.ts); its timing is timing.ts's.
 import type { Connection, Problem } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { BackendError, connectionPath, toConnections, type RetryPolicy } from './backend.js';
@@ -15,7 +17,7 @@ import {
   listedBaseline,
   matchesRequest,
   type Baseline,
-  type Request,
+  type ConnectionRequest,
 } from './connection-match.js';
 import {
   ConnectError,
@@ -29,11 +31,12 @@ import { accepts, isBusy, isFinal, transition, type FlowState, type StateName } 
 import { judgeMessage, readCompletion } from './message-gate.js';
 import { Popup } from './popup.js';
 import { Poller } from './poller.js';
+import { pollRetries, SEVERED_POLL, urlRetries } from './timing.js';
 
 export interface FlowConfig {
   endpoint: string;
   /** What the flow asks for: its connection (update), or a provider, workspace and app (create). */
-  request: Request;
+  request: ConnectionRequest;
   provider: string;
   /** oauth-connect's body. */
   body: Record<string, unknown>;
@@ -57,9 +60,6 @@ export interface FlowHost {
   /** Misconfiguration, for the developer: one console warning per element. */
   warn(message: string): void;
 }
-
-/** While a severed popup is awaited, the backend is asked every SEVERED_POLL intervals. */
-const SEVERED_POLL = 2;
 
 export class Flow {
   readonly promise: Promise<Connection>;
@@ -91,8 +91,8 @@ export class Flow {
     this.#trustedOrigins = new Set(config.messageOrigins.split(/\s+/));
     if (config.request.mode === 'update') this.#connectionId = config.request.connectionId;
     const baseMs = config.pollInterval;
-    this.#urlPolicy = { baseMs, maxFailures: 5, maxDelayMs: 4000, budgetMs: 8000 };
-    this.#pollPolicy = { baseMs, maxFailures: 5, maxDelayMs: 60000, budgetMs: Infinity };
+    this.#urlPolicy = urlRetries(baseMs);
+    this.#pollPolicy = pollRetries(baseMs);
     this.#popup = new Popup(this.#lifetime, { width: config.popupWidth, height: config.popupHeight });
     this.#session = new BackendSession(this.#lifetime, config.endpoint, config.headers);
     this.#poller = new Poller(this.#lifetime, config.pollInterval, () => this.#poll());
@@ -132,10 +132,8 @@ export class Flow {
   }
 
   /**
-   * The one place where the state changes: the new state, then the event, so a listener reads the state that
-   * follows it and whatever it does (cancel, start, remove) is the last word. Callers build `to` from
-   * `transition()`, so only a move of the table compiles; after the event, code that goes on checks the state
-   * again (a listener may have ended the flow).
+   * The one place where the state changes, then EFFECTS' event (a listener's act is the last word). `to` comes from
+   * `transition()`: only a move of the table compiles; what goes on after checks the state again.
    */
   #enter<K extends keyof ConnectEventDetails>(to: FlowState, event?: K, detail?: DetailWithoutProvider<K>): void {
     this.#state = to;
@@ -172,10 +170,7 @@ export class Flow {
     return (await this.#listedAtStart) ?? { clock: this.#session.firstAnswerAt };
   }
 
-  /**
-   * The form way: sends the credential the user typed (create: with the provider and inputs; update: alone), with
-   * no window, then verifies the connection the backend answers. The credential is held only by this request.
-   */
+  /** The form way (EFFECTS.submitting): the typed credential sent, then the connection the backend answers verified. */
   submit(credential: Record<string, unknown>): void {
     const { name } = this.#state;
     if (name !== 'idle') return;
@@ -193,16 +188,17 @@ export class Flow {
     this.#lifetime.setTimer(() => this.fail('timeout', 'timed out'), this.#config.timeout);
   }
 
+  /** The request before the connection is known: update, PATCH the connection + `suffix`; create, POST `createPath`. */
+  #send(suffix: string, createPath: string, fields?: Record<string, unknown>): Promise<unknown> {
+    return this.mode === 'update'
+      ? this.#session.retrying('PATCH', connectionPath(this.#connectionId!) + suffix, this.#urlPolicy, fields)
+      : this.#session.retrying('POST', createPath, this.#urlPolicy, { ...this.#config.body, ...fields });
+  }
+
   async #sendCredential(credential: Record<string, unknown>): Promise<void> {
     let answer: unknown;
     try {
-      answer =
-        this.mode === 'update'
-          ? await this.#session.retrying('PATCH', connectionPath(this.#connectionId!), this.#urlPolicy, credential)
-          : await this.#session.retrying('POST', '/connections', this.#urlPolicy, {
-              ...this.#config.body,
-              ...credential,
-            });
+      answer = await this.#send('', '/connections', credential);
     } catch (error) {
       return this.#failWith(error);
     }
@@ -276,11 +272,7 @@ export class Flow {
     );
   }
 
-  /**
-   * Closed before the URL came: the user closed the blank window, a plain cancel. Closed later is ambiguous (a
-   * provider page's COOP makes it read closed while it is open): keep asking the backend whether the caller's own
-   * connection appeared or changed, and cancel only after the grace period.
-   */
+  /** The popup reads closed: requesting, a plain cancel; authorizing, severed (EFFECTS says why). */
   #popupClosed(): void {
     const { name } = this.#state;
     if (name === 'requesting') return this.cancel('popup_closed');
@@ -344,14 +336,7 @@ export class Flow {
   async #requestUrl(): Promise<void> {
     let answer: unknown;
     try {
-      answer =
-        this.mode === 'update'
-          ? await this.#session.retrying(
-              'PATCH',
-              `${connectionPath(this.#connectionId!)}:oauth-update`,
-              this.#urlPolicy,
-            )
-          : await this.#session.retrying('POST', '/oauth-connect', this.#urlPolicy, this.#config.body);
+      answer = await this.#send(':oauth-update', '/oauth-connect');
     } catch (error) {
       return this.#failWith(error);
     }
@@ -376,9 +361,7 @@ export class Flow {
    */
   async #read(id: string | undefined, policy?: RetryPolicy): Promise<Connection[]> {
     const path = id ? connectionPath(id) : `/connections?provider=${encodeURIComponent(this.provider)}&own=true`;
-    const answer = policy
-      ? await this.#session.retrying('GET', path, policy)
-      : await this.#session.request('GET', path);
+    const answer = await (policy ? this.#session.retrying('GET', path, policy) : this.#session.request('GET', path));
     return toConnections(([] as unknown[]).concat(answer));
   }
 

@@ -1,0 +1,582 @@
+// The connect flow (src/element/flow.ts) in Node, state by state of machine.ts's tables: the popup way and the form
+// way, the popup blocked, closed, severed and timed out, bad credentials, a backend that fails then passes, a proxy's
+// HTML page, and cancel in every state with exactly one terminal event and nothing held after the end. Each state's
+// event is checked against EFFECTS as the flow enters it. The flow runs on node:test's mocked timers, against a fake
+// backend (a fetch that answers as docs/server.md's routes do) and a fake page: the browser globals the flow and its
+// units read (window, document, navigator, open, the screen, fetch) are installed for each test and removed after,
+// as poller.test.ts and backend-session.test.ts do.
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import assert from 'node:assert/strict';
+import { Flow, type FlowConfig } from '../../../src/element/flow.js';
+import { EFFECTS, type StateEffects, type StateName } from '../../../src/element/machine.js';
+import { CLOSED_CHECK, QUICK_POLLS, SEVERED_POLL } from '../../../src/element/timing.js';
+import type { Connection } from '../../../src/shared/types.js';
+import { sampleConnection } from '../../shared/fixtures.js';
+
+const ENDPOINT = 'https://app.test/api/connect';
+const PLATFORM = 'https://platform.test';
+const OAUTH_URL = `${PLATFORM}/oauth/authorize?state=s1`;
+const INTERVAL = 100;
+const GRACE = 2000;
+const TIMEOUT = 10000;
+
+class FakePopup {
+  closed = false;
+  document = { title: '', body: { textContent: '', style: { cssText: '' } } };
+  location = { replace: (url: string) => (this.url = url) };
+  constructor(public url: string) {}
+  close(): void {
+    this.closed = true;
+  }
+}
+
+interface Reply {
+  status?: number;
+  body?: unknown;
+  type?: string;
+}
+
+/** The host backend as docs/server.md describes its routes, over the caller's connections. */
+class FakeBackend {
+  connections: Connection[] = [];
+  requests: { method: string; path: string; body?: Record<string, unknown> }[] = [];
+  /** Replies given before the route's own answer, by `METHOD path` (no query). */
+  #queued = new Map<string, Reply[]>();
+
+  /** The next answers of a route, before its own. */
+  queue(route: string, ...replies: Reply[]): void {
+    this.#queued.set(route, [...(this.#queued.get(route) ?? []), ...replies]);
+  }
+
+  /** How many requests went to a route (`METHOD path`, no query). */
+  count(route: string): number {
+    return this.requests.filter((r) => `${r.method} ${r.path.split('?')[0]}` === route).length;
+  }
+
+  fetch = async (url: string, init: RequestInit): Promise<Response> => {
+    const { pathname, search } = new URL(url);
+    const path = pathname.slice(new URL(ENDPOINT).pathname.length);
+    const method = init.method ?? 'GET';
+    const body = init.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : undefined;
+    this.requests.push({ method, path: path + search, body });
+    const reply = this.#queued.get(`${method} ${path}`)?.shift() ?? this.#route(method, path, body);
+    const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
+    return new Response(text, {
+      status: reply.status ?? 200,
+      headers: { 'content-type': reply.type ?? 'application/json', date: new Date().toUTCString() },
+    });
+  };
+
+  #route(method: string, path: string, body?: Record<string, unknown>): Reply {
+    const [, id] = /^\/connections\/([^/:]+)$/.exec(path) ?? [];
+    if (method === 'POST' && path === '/oauth-connect') return { body: { url: OAUTH_URL, messageOrigin: PLATFORM } };
+    if (method === 'PATCH' && path.endsWith(':oauth-update')) return { body: { url: OAUTH_URL } };
+    if (method === 'GET' && path === '/connections') return { body: this.connections };
+    if (method === 'POST' && path === '/connections') {
+      const made = sampleConnection({ id: 'conn_form', provider: String(body?.provider), status: 'working' });
+      this.connections.push(made);
+      return { status: 201, body: made };
+    }
+    const found = this.connections.find((c) => c.id === decodeURIComponent(id ?? ''));
+    if (!found) return { status: 404, body: { title: 'Not Found', status: 404 } };
+    if (method === 'PATCH') Object.assign(found, { updateTime: new Date().toISOString() });
+    return { body: found };
+  }
+}
+
+/** The page: what the flow and its units read of the browser. */
+class FakePage {
+  window = new EventTarget();
+  document = Object.assign(new EventTarget(), { hidden: false });
+  navigator = { onLine: true };
+  popups: FakePopup[] = [];
+  /** The browser blocks popups (open returns null). */
+  blocking = false;
+  backend = new FakeBackend();
+  #saved = new Map<string, PropertyDescriptor | undefined>();
+
+  install(): void {
+    const globals: Record<string, unknown> = {
+      window: this.window,
+      document: this.document,
+      navigator: this.navigator,
+      open: (url: string) => (this.blocking ? null : this.popups[this.popups.push(new FakePopup(url)) - 1]),
+      screenX: 0,
+      screenY: 0,
+      outerWidth: 1200,
+      outerHeight: 900,
+      fetch: this.backend.fetch,
+    };
+    for (const [name, value] of Object.entries(globals)) {
+      this.#saved.set(name, Object.getOwnPropertyDescriptor(globalThis, name));
+      Object.defineProperty(globalThis, name, { value, configurable: true, writable: true });
+    }
+  }
+
+  uninstall(): void {
+    for (const [name, descriptor] of this.#saved) {
+      if (descriptor) Object.defineProperty(globalThis, name, descriptor);
+      else Reflect.deleteProperty(globalThis, name);
+    }
+  }
+
+  /** A `message` event on the page, as a window of `origin` posts it. */
+  message(source: unknown, data: unknown, origin = PLATFORM): void {
+    this.window.dispatchEvent(Object.assign(new Event('message'), { data, source, origin }));
+  }
+}
+
+const success = (id: string) => ({ eventType: 'AUTHORIZATION_SUCCEEDED', data: { connection: id } });
+const TERMINAL = ['connect-success', 'connect-error', 'connect-cancel'];
+
+let page: FakePage;
+
+/** Lets fetches, answers and their awaiters run (the fake backend answers at once). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 4; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Moves the mocked clock `ms` forward, a little at a time, letting what it started run. */
+async function advance(ms: number, step = 10): Promise<void> {
+  for (let done = 0; done < ms; done += step) {
+    mock.timers.tick(Math.min(step, ms - done));
+    await settle();
+  }
+}
+
+/**
+ * A flow on the fake page, with its events, warnings and the states it entered. The host checks, as each event is
+ * told, that it is the one EFFECTS names for the state the flow just entered (connect-status is told while verifying).
+ */
+function start(config: Partial<FlowConfig> = {}) {
+  const events: { type: string; detail: Record<string, unknown>; state: StateName }[] = [];
+  const warnings: string[] = [];
+  const entered: StateName[] = [];
+  const flow: Flow = new Flow(
+    {
+      emit: (type, detail) => {
+        const state = flow.state.name;
+        if (type !== 'connect-status')
+          assert.equal(type, (EFFECTS[state] as StateEffects).tells, `the event on entering ${state}`);
+        events.push({ type, detail: detail as Record<string, unknown>, state });
+        return true;
+      },
+      changed: () => entered.push(flow.state.name),
+      connectionRead: () => {},
+      warn: (message) => warnings.push(message),
+    },
+    {
+      endpoint: ENDPOINT,
+      request: { mode: 'create', provider: 'hubspot' },
+      provider: 'hubspot',
+      body: { provider: 'hubspot' },
+      headers: {},
+      pollInterval: INTERVAL,
+      timeout: TIMEOUT,
+      closedGrace: GRACE,
+      popupWidth: 500,
+      popupHeight: 600,
+      messageOrigins: '',
+      popupText: 'Connecting…',
+      ...config,
+    },
+  );
+  const outcome = flow.promise.then(
+    (connection) => ({ connection, error: undefined }),
+    (error: Error & { code: string }) => ({ connection: undefined, error }),
+  );
+  const types = () => events.map((e) => e.type);
+  /** Exactly one terminal event, nothing held, and nothing more however the flow is then poked. */
+  const ended = async (type: string, code?: string) => {
+    await settle();
+    assert.deepEqual(
+      types().filter((t) => TERMINAL.includes(t)),
+      [type],
+      `one terminal event: ${types().join(', ')}`,
+    );
+    assert.equal(flow.done, true);
+    assert.equal(flow.held, 0, 'no timer, request or listener held after the end');
+    assert.ok(
+      page.popups.every((p) => p.closed),
+      'the popup closed',
+    );
+    const before = events.length;
+    flow.cancel('cancelled');
+    flow.fail('timeout', 'late');
+    await advance(TIMEOUT);
+    assert.equal(events.length, before, 'nothing after the end');
+    const { error } = await outcome;
+    if (code) assert.equal(error?.code, code);
+    return outcome;
+  };
+  return { flow, events, types, warnings, entered, outcome, ended };
+}
+
+/** A popup flow brought to `authorizing`: the popup went to the OAuth URL. */
+async function authorizing(config: Partial<FlowConfig> = {}) {
+  const run = start(config);
+  run.flow.begin();
+  await settle();
+  assert.equal(run.flow.state.name, 'authorizing');
+  return run;
+}
+
+/** The user allowed: the platform made the connection and the popup posts its success. */
+function allow(connection: Connection = sampleConnection({ id: 'conn_new', status: 'working' })): Connection {
+  page.backend.connections.push(connection);
+  page.message(page.popups[0], success(connection.id));
+  return connection;
+}
+
+/** An authorizing flow whose popup reads closed, once the watch noticed: severed. */
+async function severed(config: Partial<FlowConfig> = {}) {
+  const run = await authorizing(config);
+  page.popups[0]!.closed = true;
+  await advance(CLOSED_CHECK);
+  assert.equal(run.flow.state.name, 'severed');
+  return run;
+}
+
+describe('Flow', () => {
+  beforeEach(() => {
+    page = new FakePage();
+    page.install();
+    mock.timers.enable({ apis: ['setTimeout'] });
+  });
+  afterEach(() => {
+    mock.timers.reset();
+    page.uninstall();
+  });
+
+  describe('the popup way', () => {
+    it('should open a blank popup inside begin(), send it to the URL, and end working once the connection polls working', async () => {
+      const run = start();
+      run.flow.begin();
+      assert.equal(page.popups.length, 1, 'opened inside the click, before any answer');
+      assert.equal(page.popups[0]!.url, 'about:blank');
+      assert.equal(page.popups[0]!.document.body.textContent, 'Connecting…');
+      assert.equal(run.flow.state.name, 'requesting');
+      await settle();
+      assert.equal(page.popups[0]!.url, OAUTH_URL);
+      assert.deepEqual(run.events[0], { type: 'connect-popup', detail: { url: OAUTH_URL }, state: 'authorizing' });
+      const connection = allow();
+      assert.equal(run.flow.state.name, 'verifying');
+      assert.equal(run.flow.connectionId, 'conn_new');
+      await advance(INTERVAL);
+      assert.deepEqual(run.types(), ['connect-popup', 'connect-connection', 'connect-status', 'connect-success']);
+      assert.deepEqual(run.entered, ['requesting', 'authorizing', 'verifying', 'working']);
+      assert.deepEqual((await run.ended('connect-success')).connection, connection);
+    });
+
+    it('should poll a connection not yet working quickly at first, then every interval, until it works', async () => {
+      const run = await authorizing();
+      const connection = allow(sampleConnection({ id: 'conn_new', status: 'created' }));
+      await advance(INTERVAL * QUICK_POLLS * 0.3 + 10);
+      const quick = page.backend.count('GET /connections/conn_new');
+      assert.ok(quick >= QUICK_POLLS, `${quick} quick polls`);
+      await advance(INTERVAL * 3);
+      assert.ok(page.backend.count('GET /connections/conn_new') <= quick + 3, 'then one poll an interval');
+      connection.status = 'working';
+      await advance(INTERVAL);
+      await run.ended('connect-success');
+    });
+
+    it('should tell connect-popup-blocked with the URL when the browser blocks the popup, and open it on openBlocked()', async () => {
+      page.blocking = true;
+      const run = start();
+      run.flow.begin();
+      await settle();
+      assert.equal(run.flow.state.name, 'blocked');
+      assert.deepEqual(run.events, [{ type: 'connect-popup-blocked', detail: { url: OAUTH_URL }, state: 'blocked' }]);
+      page.blocking = false;
+      run.flow.openBlocked();
+      assert.equal(run.flow.state.name, 'authorizing');
+      assert.equal(page.popups[0]!.url, OAUTH_URL);
+      allow();
+      await advance(INTERVAL);
+      assert.deepEqual(run.entered, ['requesting', 'blocked', 'authorizing', 'verifying', 'working']);
+      await run.ended('connect-success');
+    });
+
+    it('should watch the popup opened from blocked, and sever it when it reads closed', async () => {
+      page.blocking = true;
+      const run = start();
+      run.flow.begin();
+      await advance(2 * CLOSED_CHECK);
+      page.blocking = false;
+      run.flow.openBlocked();
+      page.popups[0]!.closed = true;
+      await advance(CLOSED_CHECK);
+      assert.equal(run.flow.state.name, 'severed');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should end invalid_config, warning the developer, when even the fallback click opens no popup', async () => {
+      page.blocking = true;
+      const run = start();
+      run.flow.begin();
+      await settle();
+      run.flow.openBlocked();
+      assert.deepEqual(run.flow.state, {
+        name: 'error',
+        error: run.flow.error,
+        from: 'blocked',
+        noPopups: true,
+      });
+      assert.match(run.warnings.join(), /allow-popups/);
+      await run.ended('connect-error', 'invalid_config');
+    });
+
+    it('should cancel popup_closed at once, without connect-popup, when the popup closes before the URL came', async () => {
+      const busy = { status: 503, body: { title: 'busy' } };
+      page.backend.queue('POST /oauth-connect', busy, busy, busy);
+      const run = start();
+      run.flow.begin();
+      page.popups[0]!.closed = true;
+      await advance(CLOSED_CHECK);
+      assert.ok(page.backend.count('POST /oauth-connect') <= 3, 'the URL has not come yet');
+      assert.deepEqual(run.types(), ['connect-cancel']);
+      assert.deepEqual(run.events[0]!.detail, { reason: 'popup_closed' });
+      await run.ended('connect-cancel', 'popup_closed');
+    });
+
+    it('should sever a popup that reads closed after the URL, poll the list, and cancel popup_closed only after the grace', async () => {
+      const run = await severed();
+      assert.deepEqual(run.types(), ['connect-popup'], 'severed tells nothing');
+      const lists = () => page.backend.count('GET /connections');
+      await advance(GRACE - 10);
+      assert.equal(run.flow.state.name, 'severed', 'still waiting before the grace ends');
+      const polls = lists();
+      const expected = GRACE / (SEVERED_POLL * INTERVAL);
+      assert.ok(
+        polls >= expected - 1 && polls <= expected + 2,
+        `${polls} list reads, one every SEVERED_POLL intervals`,
+      );
+      await advance(20);
+      assert.deepEqual(run.events.at(-1)!.detail, { reason: 'popup_closed' });
+      await run.ended('connect-cancel', 'popup_closed');
+    });
+
+    it('should find through the list a connection that appeared while severed, and verify it', async () => {
+      const run = await severed();
+      page.backend.connections.push(sampleConnection({ id: 'conn_new', createTime: new Date().toISOString() }));
+      await advance(SEVERED_POLL * INTERVAL + 10);
+      assert.equal(run.flow.connectionId, 'conn_new');
+      await advance(INTERVAL);
+      assert.deepEqual(run.entered, ['requesting', 'authorizing', 'severed', 'verifying', 'working']);
+      await run.ended('connect-success');
+    });
+
+    it('should take the own popup message while severed', async () => {
+      const run = await severed();
+      allow();
+      await advance(INTERVAL);
+      await run.ended('connect-success');
+    });
+
+    it('should end popup_closed at once on stopWaiting() while severed, and not before', async () => {
+      const run = await authorizing();
+      run.flow.stopWaiting();
+      assert.equal(run.flow.state.name, 'authorizing', 'no effect while the popup is open');
+      page.popups[0]!.closed = true;
+      await advance(CLOSED_CHECK);
+      run.flow.stopWaiting();
+      await run.ended('connect-cancel', 'popup_closed');
+    });
+
+    it('should end authorization_failed on the own popup failure message', async () => {
+      const run = await authorizing();
+      page.message(page.popups[0], { eventType: 'AUTHORIZATION_FAILED', data: { error: 'access_denied' } });
+      assert.equal(run.events.at(-1)!.detail.message, 'access_denied');
+      await run.ended('connect-error', 'authorization_failed');
+    });
+
+    it("should ignore a success from another window of an untrusted origin, and confirm a trusted origin's claim with the backend", async () => {
+      const run = await authorizing();
+      page.backend.connections.push(sampleConnection({ id: 'conn_new', createTime: new Date().toISOString() }));
+      page.message({}, success('conn_new'), 'https://evil.test');
+      await settle();
+      assert.equal(run.flow.state.name, 'authorizing');
+      page.message({}, success('conn_new'));
+      await advance(INTERVAL);
+      assert.equal(run.flow.connectionId, 'conn_new');
+      await run.ended('connect-success');
+    });
+
+    it('should end timeout when the time limit passes, saying the state it failed in', async () => {
+      const run = await authorizing();
+      await advance(TIMEOUT - 20);
+      assert.equal(run.flow.state.name, 'authorizing');
+      await advance(20);
+      assert.equal((run.flow.state as { from?: string }).from, 'authorizing');
+      await run.ended('connect-error', 'timeout');
+    });
+
+    it('should end bad_credentials, after connect-status, when the connection polls bad_credentials', async () => {
+      const run = await authorizing();
+      allow(sampleConnection({ id: 'conn_new', status: 'bad_credentials' }));
+      await advance(INTERVAL);
+      assert.equal(run.flow.state.name, 'bad_credentials');
+      assert.deepEqual(run.types(), ['connect-popup', 'connect-connection', 'connect-status', 'connect-error']);
+      assert.equal((run.events.at(-1)!.detail.connection as Connection).id, 'conn_new');
+      await run.ended('connect-error', 'bad_credentials');
+    });
+
+    it('should cancel on pagehide (a reload would lose the popup)', async () => {
+      const run = await authorizing();
+      page.window.dispatchEvent(new Event('pagehide'));
+      await run.ended('connect-cancel', 'cancelled');
+    });
+  });
+
+  describe('a backend that fails', () => {
+    it('should retry a 5xx and go on once the backend passes', async () => {
+      page.backend.queue('POST /oauth-connect', { status: 503, body: { title: 'busy' } }, { status: 500, body: {} });
+      const run = start();
+      run.flow.begin();
+      await advance(4 * INTERVAL);
+      assert.equal(run.flow.state.name, 'authorizing');
+      assert.equal(page.backend.count('POST /oauth-connect'), 3);
+      assert.deepEqual(run.warnings, []);
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel');
+    });
+
+    it('should end network_error, with the last problem, once the 5xx outlasts the retries', async () => {
+      const busy = { status: 503, body: { title: 'busy', status: 503 } };
+      page.backend.queue('POST /oauth-connect', ...Array<Reply>(10).fill(busy));
+      const run = start();
+      run.flow.begin();
+      await advance(5000);
+      assert.equal(page.backend.count('POST /oauth-connect'), 6, 'the first try and five retries');
+      assert.equal((run.events.at(-1)!.detail.problem as { status: number }).status, 503);
+      await run.ended('connect-error', 'network_error');
+    });
+
+    it("should retry a proxy's HTML error page with a 5xx like any failure that may pass", async () => {
+      page.backend.queue('POST /oauth-connect', { status: 502, body: '<html>Bad gateway</html>', type: 'text/html' });
+      const run = start();
+      run.flow.begin();
+      await advance(2 * INTERVAL);
+      assert.equal(run.flow.state.name, 'authorizing');
+      assert.deepEqual(run.warnings, []);
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel');
+    });
+
+    it('should end http_error at once, warning the developer, on an HTML page that is not a connect backend', async () => {
+      page.backend.queue('POST /oauth-connect', { status: 404, body: '<html>Not found</html>', type: 'text/html' });
+      const run = start();
+      run.flow.begin();
+      await advance(2 * INTERVAL);
+      assert.equal(page.backend.count('POST /oauth-connect'), 1, 'no retry');
+      assert.match(run.warnings.join(), /not a connect backend/);
+      await run.ended('connect-error', 'http_error');
+    });
+  });
+
+  describe('the form way', () => {
+    it('should send the credential with the body (create), open no popup, and verify the connection answered', async () => {
+      const run = start();
+      run.flow.submit({ apiKey: 'k1' });
+      assert.equal(run.flow.state.name, 'submitting');
+      await advance(INTERVAL);
+      assert.deepEqual(page.backend.requests[0], {
+        method: 'POST',
+        path: '/connections',
+        body: { provider: 'hubspot', apiKey: 'k1' },
+      });
+      assert.equal(page.popups.length, 0);
+      assert.deepEqual(run.types(), ['connect-connection', 'connect-status', 'connect-success']);
+      assert.deepEqual(run.entered, ['submitting', 'verifying', 'working']);
+      await run.ended('connect-success');
+    });
+
+    it('should send an update alone, and count its status only once the connection changed since the start', async () => {
+      const old = sampleConnection({ id: 'conn_1', status: 'bad_credentials', updateTime: '2026-01-02T00:00:00Z' });
+      page.backend.queue('PATCH /connections/conn_1', { body: old }, { body: old });
+      page.backend.connections.push({ ...old });
+      page.backend.queue('GET /connections/conn_1', { body: old });
+      const run = start({ request: { mode: 'update', connectionId: 'conn_1', stampAtStart: old.updateTime } });
+      run.flow.submit({ apiKey: 'k2' });
+      await advance(INTERVAL);
+      assert.deepEqual(page.backend.requests[0], {
+        method: 'PATCH',
+        path: '/connections/conn_1',
+        body: { apiKey: 'k2' },
+      });
+      assert.equal(run.flow.state.name, 'verifying', 'the old bad_credentials does not count');
+      Object.assign(page.backend.connections[0]!, { status: 'working', updateTime: '2026-01-03T00:00:00Z' });
+      await advance(2 * INTERVAL);
+      await run.ended('connect-success');
+    });
+  });
+
+  describe('cancel', () => {
+    const reach: Record<string, () => Promise<ReturnType<typeof start>>> = {
+      idle: async () => start(),
+      requesting: async () => {
+        page.backend.queue('POST /oauth-connect', { status: 503, body: {} });
+        const run = start();
+        run.flow.begin();
+        return run;
+      },
+      blocked: async () => {
+        page.blocking = true;
+        const run = start();
+        run.flow.begin();
+        await settle();
+        return run;
+      },
+      authorizing: () => authorizing(),
+      severed: () => severed(),
+      submitting: async () => {
+        page.backend.queue('POST /connections', { status: 503, body: {} });
+        const run = start();
+        run.flow.submit({ apiKey: 'k' });
+        return run;
+      },
+      verifying: async () => {
+        const run = await authorizing();
+        allow(sampleConnection({ id: 'conn_new', status: 'created' }));
+        return run;
+      },
+    };
+    for (const [state, get] of Object.entries(reach)) {
+      it(`should end a flow ${state} with exactly one connect-cancel and nothing held`, async () => {
+        const run = await get();
+        assert.equal(run.flow.state.name, state);
+        run.flow.cancel('cancelled');
+        assert.equal(run.flow.state.name, 'cancelled');
+        assert.deepEqual(run.events.at(-1)!.detail, { reason: 'cancelled' });
+        await run.ended('connect-cancel', 'cancelled');
+      });
+    }
+
+    it('should end a withdrawn flow (connect-start cancelled) with no event', async () => {
+      const run = start();
+      run.flow.withdraw();
+      assert.equal(run.flow.state.name, 'cancelled');
+      assert.deepEqual(run.types(), []);
+      assert.equal((await run.outcome).error?.code, 'cancelled');
+      assert.equal(run.flow.held, 0);
+    });
+
+    it('should end with the listener: a listener of connect-popup that cancels is the last word', async () => {
+      const run = start();
+      const flow = run.flow;
+      run.flow.begin();
+      // The host reads events after the fact; cancel from inside the next one told (connect-popup).
+      const emit = run.events.push.bind(run.events);
+      run.events.push = (...items) => {
+        const n = emit(...items);
+        if (items[0]!.type === 'connect-popup') flow.cancel('cancelled');
+        return n;
+      };
+      await settle();
+      assert.deepEqual(run.types(), ['connect-popup', 'connect-cancel']);
+      await run.ended('connect-cancel', 'cancelled');
+    });
+  });
+});
