@@ -563,20 +563,25 @@ describe('Flow', () => {
       assert.equal(run.flow.held, 0);
     });
 
-    it('should end with the listener: a listener of connect-popup that cancels is the last word', async () => {
-      const run = start();
-      const flow = run.flow;
-      run.flow.begin();
-      // The host reads events after the fact; cancel from inside the next one told (connect-popup).
-      const emit = run.events.push.bind(run.events);
-      run.events.push = (...items) => {
-        const n = emit(...items);
-        if (items[0]!.type === 'connect-popup') flow.cancel('cancelled');
-        return n;
-      };
-      await settle();
-      assert.deepEqual(run.types(), ['connect-popup', 'connect-cancel']);
-      await run.ended('connect-cancel', 'cancelled');
-    });
+    for (const event of ['connect-popup', 'connect-popup-blocked', 'connect-connection', 'connect-status']) {
+      it(`should end with the listener: a ${event} listener that cancels is the last word, with one terminal event`, async () => {
+        page.blocking = event === 'connect-popup-blocked';
+        const run = start();
+        const flow = run.flow;
+        // The host records each event as it is told: cancel from inside the one under test.
+        const record = run.events.push.bind(run.events);
+        run.events.push = (...items) => {
+          const n = record(...items);
+          if (items[0]!.type === event) flow.cancel('cancelled');
+          return n;
+        };
+        flow.begin();
+        await settle();
+        if (!page.blocking) allow();
+        await advance(INTERVAL);
+        assert.deepEqual(run.types().slice(-2), [event, 'connect-cancel']);
+        await run.ended('connect-cancel', 'cancelled');
+      });
+    }
   });
 });
