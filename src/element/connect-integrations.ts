@@ -10,7 +10,6 @@ import { displayNameOf, Localize } from './localize.js';
 import { PARTS } from './parts.js';
 import { connectIntegrationsStyles } from './connect-integrations.styles.js';
 
-
 /** One entry of `GET {endpoint}/integrations` (docs/server.md): a provider and its allow-listed info. */
 export type IntegrationEntry = BrowserProvider & { provider: string };
 

@@ -390,7 +390,7 @@ export class ConnectProvider extends LitElement {
     // Texts tell of the flow: its provider while it runs.
     const provider = busy ? this.#flow!.provider : this.provider;
     const [text, tone] = this.#status();
-    return html`${busy ? nothing : this.#form.fields().map((field) => this.#form.renderField(field))}${this.#renderButton(
+    return html`${busy ? nothing : this.#form.render()}${this.#renderButton(
       provider,
       busy,
     )}${this.#renderControls(provider, busy)}${this.#disconnect.render(busy)}<span

@@ -44,7 +44,7 @@ interface Field {
 
 export class CredentialForm {
   /** What the inputs that are not credentials hold, by name. */
-  values: Record<string, string> = {};
+  #values: Record<string, string> = {};
   /** A missing or malformed input the last click met, said in the status line until the next action. */
   problem = '';
   /** The credential form of a connection's reconnect is open. */
@@ -107,7 +107,7 @@ export class CredentialForm {
    * The inputs the provider needs that the host did not set, then its credential inputs: a new connection's, or
    * those of an open reconnect form.
    */
-  fields(): Field[] {
+  #fields(): Field[] {
     const rest = this.#rest;
     const info = rest.providerInfo;
     if (!info) return [];
@@ -127,7 +127,7 @@ export class CredentialForm {
       fields.push({
         name: 'workspace',
         label: text('workspace'),
-        value: this.values.workspace ?? '',
+        value: this.#values.workspace ?? '',
         workspace: true,
       });
     for (const { name, displayName, prompt, docsURL, defaultValue } of info.metadata?.input ?? []) {
@@ -137,7 +137,7 @@ export class CredentialForm {
         label: displayName || name,
         prompt,
         docsURL,
-        value: this.values[name] ?? defaultValue ?? '',
+        value: this.#values[name] ?? defaultValue ?? '',
       });
     }
     return fields.concat(credentials);
@@ -154,7 +154,7 @@ export class CredentialForm {
     for (const key of HINTS) body[key] = host[key];
     const metadata: Record<string, unknown> = { ...host.providerMetadata };
     const typed: Record<string, string> = {};
-    for (const field of this.fields()) {
+    for (const field of this.#fields()) {
       const input = host.shadowRoot?.querySelector<HTMLInputElement>(`[part=field][name="${CSS.escape(field.name)}"]`);
       const value = field.credential ? (input?.value ?? '') : field.value!.trim();
       const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
@@ -171,12 +171,17 @@ export class CredentialForm {
     return { body, credential: credentialOf(signIn, typed) };
   }
 
+  /** The inputs, each with its label, prompt and docs link. */
+  render(): TemplateResult[] {
+    return this.#fields().map((field) => this.#renderField(field));
+  }
+
   /**
    * An input, labelled by its label alone, described by the provider's prompt and docs link (and, when it is what
    * stopped the click, by the status line that says why). A credential's value is never bound. The prompt is the
    * platform's text, in its own direction (`dir="auto"`: an English hint keeps its punctuation on an Arabic page).
    */
-  renderField(field: Field): TemplateResult {
+  #renderField(field: Field): TemplateResult {
     const { name, options } = field;
     const hint = `${name}-hint`;
     const wrong = !!this.problem && this.#problemField === name;
@@ -241,8 +246,8 @@ export class CredentialForm {
     // on focus, does not).
     if (input.dataset.credential !== undefined) return void (input.value && this.say());
     // Only a changed value answers the problem (Chromium fires input on a focused empty field too).
-    if ((this.values[input.name] ?? '') === input.value) return;
-    this.values = { ...this.values, [input.name]: input.value };
+    if ((this.#values[input.name] ?? '') === input.value) return;
+    this.#values = { ...this.#values, [input.name]: input.value };
     this.say();
     this.#edited();
   };

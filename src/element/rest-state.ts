@@ -67,7 +67,7 @@ export class RestState implements ReactiveController {
     const connected = (this.#connected = new Lifetime());
     connected.onEnd(onConnectionChange((key, change) => this.#onConnectionChange(key, change)));
     connected.listen(document, 'visibilitychange', () => this.#onVisibility());
-    connected.listen(window, 'online', () => this.readIfFailed());
+    connected.listen(window, 'online', () => this.#readIfFailed());
   }
 
   hostDisconnected(): void {
@@ -107,7 +107,7 @@ export class RestState implements ReactiveController {
     const host = this.#host;
     const { endpoint, provider, connectionId } = host;
     // Unknown until this read answers (an answer to an earlier one is dropped).
-    this.show(undefined);
+    this.#show(undefined);
     const id = this.#readId;
     this.fromFlow = undefined;
     this.failed = false;
@@ -143,29 +143,29 @@ export class RestState implements ReactiveController {
     // A 404 for the flow's own connection: it is gone (disconnected elsewhere), and the element says so.
     const gone = error?.code === 'http_error' && error.problem?.status === 404 && flow.connectionId;
     if (gone) {
-      this.show(null);
+      this.#show(null);
       announce(endpoint, { removed: gone });
     }
     const connection = state.name === 'working' ? state.connection : error?.connection;
     if (!connection) return;
-    this.show(connection);
+    this.#show(connection);
     announce(endpoint, { connection });
   }
 
   /** The connection was disconnected: none at rest, and the page's other elements hear of it. */
   removed(connection: Connection): void {
-    this.show(null);
+    this.#show(null);
     this.fromFlow = undefined;
     announce(this.#host.endpoint, { removed: connection.id });
   }
 
   /** A read that failed though it may pass is read again (on `online`, when the page is shown). */
-  readIfFailed(): void {
+  #readIfFailed(): void {
     if (this.failed && !this.busy) void this.read();
   }
 
   /** The rest state follows a change newer than any read in flight: that read's answer is dropped. */
-  show(connection: Connection | null | undefined): void {
+  #show(connection: Connection | null | undefined): void {
     this.#readId++;
     this.existing = connection;
     this.#reflect();
@@ -174,7 +174,7 @@ export class RestState implements ReactiveController {
   #onVisibility(): void {
     if (document.hidden) this.#hiddenAt = Date.now();
     else if (this.#hiddenAt && Date.now() - this.#hiddenAt >= STALE_AFTER_HIDDEN) void this.read();
-    else this.readIfFailed();
+    else this.#readIfFailed();
   }
 
   /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
@@ -188,9 +188,9 @@ export class RestState implements ReactiveController {
       return;
     }
     if ('removed' in change) {
-      if (this.existing?.id === change.removed) this.show(null);
+      if (this.existing?.id === change.removed) this.#show(null);
     } else if (pickConnection([change.connection], provider, connectionId, providerWorkspaceRef))
-      this.show(change.connection);
+      this.#show(change.connection);
   }
 
   /**
