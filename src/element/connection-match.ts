@@ -12,8 +12,6 @@ export type ConnectionRequest =
   | { mode: 'update'; connectionId: string; stampAtStart?: string }
   | { mode: 'create'; provider: string; workspace?: string; appId?: string };
 
-/** @deprecated The old name, which hid the DOM's `Request`: use ConnectionRequest. */
-export type Request = ConnectionRequest;
 
 /**
  * What "changed since the flow began" is judged by: the caller's own connections the backend listed then (ID ->

@@ -26,6 +26,7 @@ import {
   type ConnectEventDetails,
   type DetailWithoutProvider,
 } from './events.js';
+import { failureMessages } from './developer-messages.js';
 import { Lifetime } from './lifetime.js';
 import { accepts, isBusy, isFinal, transition, type FlowState, type StateName } from './machine.js';
 import { judgeMessage, readCompletion } from './message-gate.js';
@@ -244,16 +245,10 @@ export class Flow {
       this.#host.warn(
         "no popup opens even on a click: an iframe's sandbox needs allow-popups and allow-popups-to-escape-sandbox",
       );
-      const message = 'this page cannot open the sign-in window';
-      const error = new ConnectError('invalid_config', message);
-      return this.#enter(
-        { name: transition(state.name, 'fail'), error, from: state.name, noPopups: true },
-        'connect-error',
-        {
-          code: 'invalid_config',
-          message,
-        },
-      );
+      const detail = { code: 'invalid_config', message: 'this page cannot open the sign-in window' } as const;
+      const error = new ConnectError(detail.code, detail.message);
+      const to = { name: transition(state.name, 'fail'), error, from: state.name, noPopups: true };
+      return this.#enter(to, 'connect-error', detail);
     }
     this.#enter({ name: transition(state.name, 'opened') }, 'connect-popup', { url: state.url });
     this.#watchPopup();
@@ -408,16 +403,9 @@ export class Flow {
   /** A request failed for good (the session throws BackendErrors only). */
   #failWith(failure: unknown): void {
     const error = failure as BackendError;
-    if (error.notBackend) this.#host.warn(error.message);
-    if (error.code === 'network_error' && navigator.onLine)
-      this.#host.warn(
-        this.#session.unreached
-          ? `${this.#config.endpoint} could not be reached: on another origin, the handler must list this page's origin in allowedOrigins (CORS); else check the endpoint attribute`
-          : // Reads answered but a POST or PATCH did not: on another origin, its preflight (OPTIONS) was refused.
-            `${this.#config.endpoint} answered reads but not this request: on another origin, check the preflight (OPTIONS): allowedOrigins must list this page's origin, and a dev server's own CORS must leave it to the handler (Vite: server.cors: false)`,
-      );
-    // The backend says it is misconfigured (authorize() returned no user): its detail is for the developer.
-    else if (!error.retryable && error.problem?.status === 500) this.#host.warn(String(error.problem.detail));
+    const online = navigator.onLine;
+    for (const message of failureMessages(error, this.#config.endpoint, online && this.#session.unreached, online))
+      this.#host.warn(message);
     // Retries given up on: network_error (docs/element.md's error codes), with what the backend said when it answered.
     this.fail(error.retryable ? 'network_error' : error.code, error.message, error.problem);
   }

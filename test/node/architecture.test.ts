@@ -134,14 +134,8 @@ const SAME_NAME: Record<string, string> = {
   ConnectIntegrations: "connect-provider/react's component carries the element's name: the package's public API",
 };
 
-/** Re-exports outside the entry points, each with its reason (`module name`). */
-const ELEMENT_REFACTOR = 'left for the element refactor to settle: import it from the module that declares it';
-const RE_EXPORTS: Record<string, string> = {
-  'element/backend-session.ts UNREACHED_BUDGET': ELEMENT_REFACTOR,
-  'element/poller.ts HIDDEN_SLOWDOWN': ELEMENT_REFACTOR,
-  'element/poller.ts QUICK_POLLS': ELEMENT_REFACTOR,
-  'element/poller.ts QUICK_STEP': ELEMENT_REFACTOR,
-};
+/** Re-exports outside the entry points, each with its reason (`module name`): none; import a name where it is declared. */
+const RE_EXPORTS: Record<string, string> = {};
 
 type Exporters = Map<string, Array<{ module: string; declaredIn: string }>>;
 let exporters: Exporters | undefined;

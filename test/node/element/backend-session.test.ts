@@ -3,7 +3,8 @@
 import { after, before, beforeEach, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { BackendError, retryDelay, type RetryPolicy } from '../../../src/element/backend.js';
-import { BackendSession, policyFor, UNREACHED_BUDGET } from '../../../src/element/backend-session.js';
+import { BackendSession, policyFor } from '../../../src/element/backend-session.js';
+import { UNREACHED_BUDGET } from '../../../src/element/timing.js';
 import { Lifetime } from '../../../src/element/lifetime.js';
 import { startTestServer, type Reply, type TestServer } from '../helpers/http-server.js';
 

@@ -8,7 +8,7 @@ import {
   listedBaseline,
   matchesRequest,
   stampOf,
-  type Request,
+  type ConnectionRequest,
 } from '../../../src/element/connection-match.js';
 import type { Connection } from '../../../src/shared/types.js';
 import { sampleConnection } from '../../shared/fixtures.js';
@@ -16,10 +16,10 @@ import { sampleConnection } from '../../shared/fixtures.js';
 const make = (fields: Partial<Connection>): Connection => sampleConnection(fields);
 
 describe('matchesRequest', () => {
-  const create: Request = { mode: 'create', provider: 'zendesk', workspace: 'acme' };
+  const create: ConnectionRequest = { mode: 'create', provider: 'zendesk', workspace: 'acme' };
 
   it('should take in update mode only the flow connection', () => {
-    const request: Request = { mode: 'update', connectionId: 'conn_1' };
+    const request: ConnectionRequest = { mode: 'update', connectionId: 'conn_1' };
     assert.equal(matchesRequest(make({ id: 'conn_1' }), request), true);
     assert.equal(matchesRequest(make({ id: 'conn_2' }), request), false);
   });
@@ -32,13 +32,13 @@ describe('matchesRequest', () => {
   });
 
   it('should read no workspace asked and none given as the same', () => {
-    const request: Request = { mode: 'create', provider: 'slack' };
+    const request: ConnectionRequest = { mode: 'create', provider: 'slack' };
     assert.equal(matchesRequest(make({ provider: 'slack', providerWorkspaceRef: undefined }), request), true);
     assert.equal(matchesRequest(make({ provider: 'slack', providerWorkspaceRef: 'w' }), request), false);
   });
 
   it('should hold the provider app only when the flow named one', () => {
-    const request: Request = { mode: 'create', provider: 'slack', appId: 'app_2' };
+    const request: ConnectionRequest = { mode: 'create', provider: 'slack', appId: 'app_2' };
     const app = (id: string) => ({ id }) as Connection['providerApp'];
     assert.equal(
       matchesRequest(make({ provider: 'slack', providerWorkspaceRef: undefined, providerApp: app('app_2') }), request),
@@ -53,7 +53,7 @@ describe('matchesRequest', () => {
       false,
       'a connection with no app is not of the app asked for',
     );
-    const anyApp: Request = { mode: 'create', provider: 'slack' };
+    const anyApp: ConnectionRequest = { mode: 'create', provider: 'slack' };
     assert.equal(
       matchesRequest(make({ provider: 'slack', providerWorkspaceRef: undefined, providerApp: app('app_1') }), anyApp),
       true,
@@ -88,7 +88,7 @@ describe('changedSinceStart', () => {
   const seen = make({ id: 'conn_1', createTime: '2026-01-01T00:00:00Z', updateTime: '2026-01-02T00:00:00Z' });
 
   it('should count an update by form only once the connection changed from the stamp it had at the start', () => {
-    const request: Request = { mode: 'update', connectionId: 'conn_1', stampAtStart: '2026-01-02T00:00:00Z' };
+    const request: ConnectionRequest = { mode: 'update', connectionId: 'conn_1', stampAtStart: '2026-01-02T00:00:00Z' };
     assert.equal(changedSinceStart(seen, request), false, 'an old bad_credentials does not end the reconnect');
     assert.equal(changedSinceStart({ ...seen, updateTime: '2026-01-03T00:00:00Z' }, request), true);
   });

@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { Lifetime } from '../../../src/element/lifetime.js';
-import { HIDDEN_SLOWDOWN, pollDelay, Poller, QUICK_POLLS, QUICK_STEP } from '../../../src/element/poller.js';
+import { pollDelay, Poller } from '../../../src/element/poller.js';
+import { HIDDEN_SLOWDOWN, QUICK_POLLS, QUICK_STEP } from '../../../src/element/timing.js';
 
 describe('pollDelay', () => {
   it('should wait the asked number of intervals on a shown page', () => {
