@@ -6,20 +6,11 @@ import { stampOf, type ConnectionRequest } from './connection-match.js';
 import type { FlowConfig } from './flow.js';
 import { TIMING_BOUNDS } from './timing.js';
 
-/** The attributes a flow reads of its element. */
-export interface FlowAttributes {
-  endpoint: string;
-  provider: string;
-  connectionId?: string;
-  providerAppId?: string;
-  pollInterval: number;
-  timeout: number;
-  closedGrace: number;
-  popupWidth: number;
-  popupHeight: number;
-  messageOrigins: string;
-  requestHeaders?: Record<string, string>;
-}
+/** The attributes a flow reads of its element: most under the names of the flow's settings. */
+export type FlowAttributes = Pick<
+  FlowConfig,
+  'endpoint' | 'provider' | 'pollInterval' | 'timeout' | 'closedGrace' | 'popupWidth' | 'popupHeight' | 'messageOrigins'
+> & { connectionId?: string; providerAppId?: string; requestHeaders?: Record<string, string> };
 
 /** A timing attribute within its bounds; a value outside them is warned of. */
 function bounded(name: keyof typeof TIMING_BOUNDS, value: number, warn: (message: string) => void): number {
