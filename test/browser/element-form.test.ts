@@ -1,14 +1,16 @@
 // The form way (docs/element.md, "Every way a provider signs in"): providers that sign in with an API key, a
 // username and password, client credentials or custom inputs connect through labelled inputs, one request to the
-// element's backend and the same verification as after a popup; no popup opens. Real handler, real emulator, real
-// typing; the popup blocker is on.
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+// element's backend and the same verification as after a popup; no popup opens. A scheme the element cannot sign in
+// with (jwt) ends the flow as a developer's error, with no popup either. Real handler, real emulator, real typing; the
+// popup blocker is on.
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import {
   button,
   ended,
+  flowRequests,
   freshSessionEachTest,
   held,
   serverLog,
@@ -16,6 +18,7 @@ import {
   uniqueTag,
   userClick,
   waitEvent,
+  warnings,
   watch,
   type CapturedPopups,
   type Recorded,
@@ -209,6 +212,37 @@ describe('the form way', () => {
     expect(patch.map((r) => r.path)).to.deep.equal([`/api/connect/connections/${id}`]);
     expect(JSON.parse(patch[0].body)).to.deep.equal({ apiKey: key });
     expect(fields(el)).to.have.length(0);
+  });
+});
+
+describe('a scheme the element cannot sign in with', () => {
+  let popups: CapturedPopups;
+  freshSessionEachTest((session) => ({ popups } = session));
+
+  it('should end invalid_config after connect-start, warning once with the scheme, and open no popup (jwt)', async () => {
+    // The observed front's jwt mode: Slack's info says authType jwt.
+    const tag = uniqueTag();
+    const el = (await fixture(
+      html`<connect-provider endpoint=${`/observe/${tag}/jwt/api/connect`} provider="slack"></connect-provider>`,
+    )) as ConnectProvider;
+    // The provider's info has come: its icon is on the button.
+    await waitUntil(() => el.shadowRoot!.querySelector('img[part=icon]'), 'no provider info', { timeout: 5000 });
+    const w = watch(el);
+    const seen = await warnings(async () => {
+      await userClick(el);
+      const end = await ended(w);
+      expect(end.type, JSON.stringify(end.detail)).to.equal('connect-error');
+      expect(end.detail.code).to.equal('invalid_config');
+      // Nothing may follow: no popup opened late, no second end.
+      await aTimeout(250);
+    });
+    expect(w.types()).to.deep.equal(['connect-start', 'connect-error']);
+    expect(seen, seen.join('\n')).to.deep.equal([
+      '<connect-provider>: provider "slack" signs in with jwt, which the element does not support',
+    ]);
+    expect(popups.popups, 'no window opened').to.have.length(0);
+    expect(el.state).to.equal('error');
+    expect(flowRequests(await serverLog(tag)), 'no request of a flow').to.deep.equal([]);
   });
 });
 
