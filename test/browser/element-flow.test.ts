@@ -1,7 +1,8 @@
 // The flow as a user and a page see it: the states and events of a full
 // connect, and the state machine's promise that whatever a listener does
 // inside any event (cancel, start, remove, move) leaves the element
-// consistent, with exactly one terminal event per flow and nothing held after.
+// consistent, with exactly one terminal event per flow and nothing held after (a cancel() inside the events after
+// connect-start is held in Node, by test/node/element/flow.test.ts).
 // Every flow starts from a real user click, with the browser's popup blocker on.
 import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
@@ -255,6 +256,10 @@ describe('a connect flow', () => {
 
     for (const event of RUNNING_EVENTS) {
       for (const action of ACTIONS) {
+        // A listener's cancel() inside each event after connect-start (one terminal connect-cancel, nothing held) is
+        // held in Node by test/node/element/flow.test.ts ("should end with the listener: a {event} listener that
+        // cancels is the last word"); connect-start's cancel() stays here, as the element's own wiring.
+        if (action === 'cancel' && event !== 'connect-start') continue;
         it(`should stay consistent when a ${event} listener calls ${action === 'move' || action === 'remove' ? `${action}s the element` : `${action}()`}`, async () => {
           const el = await make();
           const w = watch(el);
