@@ -8,7 +8,6 @@ import { BackendError, baseOf, callBackend, retryDelay, type RetryPolicy } from 
 import type { Lifetime } from './lifetime.js';
 import { REQUEST_TIMEOUT, UNREACHED_BUDGET } from './timing.js';
 
-
 /**
  * The policy for the next retry: a backend that never answered once (another origin without CORS, a wrong
  * endpoint) is given seconds, not the whole budget.

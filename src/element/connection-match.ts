@@ -12,7 +12,6 @@ export type ConnectionRequest =
   | { mode: 'update'; connectionId: string; stampAtStart?: string }
   | { mode: 'create'; provider: string; workspace?: string; appId?: string };
 
-
 /**
  * What "changed since the flow began" is judged by: the caller's own connections the backend listed then (ID ->
  * stamp), or, when the backend could not list them, the backend's own clock at its first answer (never the

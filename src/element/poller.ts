@@ -5,7 +5,6 @@
 import type { Lifetime } from './lifetime.js';
 import { BUSY_RETRY, HIDDEN_SLOWDOWN, QUICK_POLLS, QUICK_STEP } from './timing.js';
 
-
 /** Ms until a poll `intervals` intervals from now. */
 export const pollDelay = (intervals: number, interval: number, hidden: boolean): number =>
   (hidden ? HIDDEN_SLOWDOWN : 1) * intervals * interval;
