@@ -75,6 +75,8 @@ export function parseConnectBody(body: unknown, providers: ReadonlySet<string> |
   const { provider } = body;
   if (typeof provider !== 'string' || provider.trim() === '') throw invalidField('provider', 'is required', provider);
   if (provider.length > MAX_FIELD_LENGTH) throw invalidField('provider', 'is too long');
+  // `.`, `..` or a slash would name another path of the platform: refused before any call, as a bad input.
+  if (!isPlainProviderName(provider)) throw invalidField('provider', 'must be a provider name', provider);
   if (providers && !providers.has(provider)) throw providerNotAllowed(provider, 'body');
   const fields: ConnectFields = { provider };
   for (const key of HINTS) {

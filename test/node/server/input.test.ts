@@ -44,6 +44,34 @@ describe('provider hints of oauth-connect', () => {
 
   const BAD = ['a/b', 'a?b', 'a#b', 'a\u0000b', 'a\nb', 'a b', '-ws', 'ws-', 'ws.', 'a:b', 'a@b', 'a%2Fb'];
 
+  it('refuses a provider name no platform path can hold (., .., a slash, a control character) as a 400, with no call and no report', async () => {
+    const reports: unknown[] = [];
+    const reporting = createConnectHandler({
+      apiKey: API_KEY,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      project: 'demo',
+      authorize: () => ({ groupRef: 'acme', consumerRef: 'user-ada' }),
+      retry: false,
+      fetch: counting.fetch,
+      onError: (report) => void reports.push(report),
+    });
+    counting.calls.length = 0;
+    for (const route of ['/oauth-connect', '/connections'])
+      for (const provider of ['.', '..', 'a/b', 'a\\b', '../providers', 'a\u0001b']) {
+        const response = await reporting(
+          new Request(`${APP}/api/connect${route}`, {
+            method: 'POST',
+            headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' },
+            body: JSON.stringify({ provider, apiKey: 'k' }),
+          }),
+        );
+        const problem = await problemOf(response, 400);
+        assert.equal(problem.issues[0].name, 'provider', `${route} ${JSON.stringify(provider)}`);
+      }
+    assert.deepEqual(counting.calls, [], 'the platform is never asked');
+    assert.deepEqual(reports, [], 'nothing is reported as internal');
+  });
+
   it('refuses a providerWorkspaceRef that is no hostname label, naming it, without asking the platform', async () => {
     counting.calls.length = 0;
     for (const value of [...BAD, 'w'.repeat(254)]) {
