@@ -115,7 +115,18 @@ function resolve(doc: Json, value: Json): Json {
  */
 export const SECRET_FIELDS: ReadonlySet<string> = new Set(CREDENTIAL_KINDS);
 
-/** Turns ajv's errors into Problem Details issues (no value of a SECRET_FIELDS field). */
+/**
+ * Whether an issue of the body may echo its value: never one inside a SECRET_FIELDS field; for the body itself or its
+ * `connection` (which hold generate and update connection's credentials), only a number, a boolean or null, never a
+ * string, array or object that may be or hold one.
+ */
+function mayEcho(parts: string[], value: unknown): boolean {
+  if (parts.some((p) => SECRET_FIELDS.has(p))) return false;
+  const holdsCredentials = parts.length === 0 || (parts.length === 1 && parts[0] === 'connection');
+  return !holdsCredentials || value === null || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** Turns ajv's errors into Problem Details issues (no value that may be a credential: see mayEcho). */
 export function toIssues(errors: ErrorObject[] | null | undefined, where: string, data: unknown): ProblemIssue[] {
   if (!errors) return [];
   const issues: ProblemIssue[] = [];
@@ -144,7 +155,7 @@ export function toIssues(errors: ErrorObject[] | null | undefined, where: string
       in: where,
       name: name || '(root)',
     };
-    if (hasValue && !(where === 'body' && parts.some((p) => SECRET_FIELDS.has(p)))) issue.value = value;
+    if (hasValue && (where !== 'body' || mayEcho(parts, value))) issue.value = value;
     issues.push(issue);
   }
   return issues;

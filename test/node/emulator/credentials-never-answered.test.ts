@@ -63,6 +63,12 @@ describe('credentials are never in an answer unless includeCreds asks', () => {
         updateMask: ['basicAuth'],
         connection: { basicAuth: { username: 7, password: SECRET } },
       }),
+      // A body whose root, or whose connection, is no object: the issue is about the whole of it, never its value.
+      await api('/projects/demo/connections:generate', { body: [{ provider: 'apollo', apiKey: SECRET }] }),
+      await api('/projects/demo/connections:generate', { body: SECRET }),
+      await update('conn_demo', [SECRET]),
+      await update('conn_demo', { updateMask: ['apiKey'], connection: [SECRET] }),
+      await update('conn_demo', { updateMask: ['apiKey'], connection: SECRET }),
     ];
     for (const response of problems) {
       assert.equal(response.status, 400);
