@@ -188,7 +188,9 @@ export class ConnectIntegrations extends LitElement {
   /** A row; one the search does not match is hidden, never removed, so its flow and state go on. */
   #renderRow(entry: IntegrationEntry, query: string): TemplateResult {
     const icon = entry.media?.regular?.iconURL;
-    const description = this.descriptions?.[entry.provider];
+    // The host's own entry for the provider: never one through the object's prototype (`constructor`, `__proto__`).
+    const descriptions = this.descriptions ?? {};
+    const description = Object.hasOwn(descriptions, entry.provider) ? descriptions[entry.provider] : undefined;
     return html`<li part="row" ?hidden=${!nameOf(entry).toLowerCase().includes(query)}>
       <span class="name"
         >${isAllowedUrl(icon) ? html`<img alt="" src=${icon} />` : nothing}<strong>${nameOf(entry)}</strong

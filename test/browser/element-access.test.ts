@@ -121,7 +121,7 @@ describe('<connect-provider> for everyone', () => {
       const el = (await fixture(
         html`<connect-provider endpoint="/api/connect" provider="netsuite"></connect-provider>`,
       )) as ConnectProvider;
-      await waitUntil(() => part(el, 'field'), 'no input');
+      await waitUntil(() => part(el, 'field'), 'no input', { timeout: 8000 });
       const input = part(el, 'field') as HTMLInputElement;
       expect(input.labels![0].textContent!.trim()).to.equal('Account ID');
       const hint = el.shadowRoot!.getElementById(input.getAttribute('aria-describedby')!.split(' ')[0])!;
@@ -136,7 +136,7 @@ describe('<connect-provider> for everyone', () => {
       const el = (await fixture(
         html`<connect-provider endpoint="/api/connect" provider="zendesk"></connect-provider>`,
       )) as ConnectProvider;
-      await waitUntil(() => part(el, 'field'), 'no input');
+      await waitUntil(() => part(el, 'field'), 'no input', { timeout: 8000 });
       const input = part(el, 'field') as HTMLInputElement;
       input.focus();
       await sendKeys({ type: 'not a subdomain!' });
@@ -186,7 +186,8 @@ describe('<connect-provider> for everyone', () => {
       const el = (await fixture(
         html`<connect-provider endpoint="/api/connect" provider="netsuite"></connect-provider>`,
       )) as ConnectProvider;
-      await waitUntil(() => part(el, 'link'), 'no link');
+      // The link comes with the provider's info, one backend read: a loaded machine may take longer than a second.
+      await waitUntil(() => part(el, 'link'), 'no link', { timeout: 8000 });
       const link = part(el, 'link')!;
       expect(contrast(getComputedStyle(link).color, 'rgb(18, 18, 18)')).to.be.at.least(4.5);
       await expect(el).to.be.accessible();

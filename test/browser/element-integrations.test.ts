@@ -77,6 +77,24 @@ describe('<connect-integrations>', () => {
     expect(log).to.include('GET /api/connect/providers/apollo');
   });
 
+  it("should show a row's description only from the host's own entry, never through the object's prototype", async () => {
+    const { list } = await make('nointegrations', 'constructor toString __proto__ apollo');
+    list.descriptions = { apollo: 'Sales data' };
+    await settled(list, 4);
+    expect(rowElements(list).map((row) => row.provider)).to.deep.equal([
+      'constructor',
+      'toString',
+      '__proto__',
+      'apollo',
+    ]);
+    expect(rows(list).map((row) => row.querySelector('small')?.textContent ?? '')).to.deep.equal([
+      '',
+      '',
+      '',
+      'Sales data',
+    ]);
+  });
+
   it('should let a row connect, its events leaving the list with detail.provider naming the row', async () => {
     const { list } = await make('ok', 'salesforce apollo');
     await settled(list, 2);
