@@ -229,7 +229,7 @@ export class ConnectProvider extends LitElement {
 
   /** The provider as the user reads it: its displayName once known, else its name with a capital. */
   #displayName(provider = this.provider): string {
-    return displayNameOf(provider, this.#rest.info?.name === provider ? this.#rest.info : undefined);
+    return displayNameOf(provider, this.#rest.infoOf(provider));
   }
 
   /** A user-facing string, with the provider's name (and a field's) in every place it is asked for. */
@@ -366,7 +366,7 @@ export class ConnectProvider extends LitElement {
       aria-busy=${busy}
       @click=${this.#handleClick}
     >${renderIcon(
-      this.#rest.info?.name === provider ? this.#rest.info : undefined,
+      this.#rest.infoOf(provider),
       this.#rest.info === undefined && !!this.provider && !!this.endpoint,
     )}<slot>${label}</slot></button
     >`;

@@ -18,7 +18,8 @@ export function endMessages(provider: string, error: ConnectError | undefined): 
 
 /**
  * The messages of a request that failed for good: a backend that is not a connect backend, one that could not be
- * reached (`unreached`: no request ever answered) or refused this request alone, one that says it is misconfigured.
+ * reached (`unreached`: no request ever answered) or refused this request alone (said only `online`: offline, a
+ * network failure is no setup problem), one that says it is misconfigured.
  */
 export function failureMessages(error: BackendError, endpoint: string, unreached: boolean, online: boolean): string[] {
   const messages: string[] = [];

@@ -404,7 +404,7 @@ export class Flow {
   #failWith(failure: unknown): void {
     const error = failure as BackendError;
     const online = navigator.onLine;
-    for (const message of failureMessages(error, this.#config.endpoint, online && this.#session.unreached, online))
+    for (const message of failureMessages(error, this.#config.endpoint, this.#session.unreached, online))
       this.#host.warn(message);
     // Retries given up on: network_error (docs/element.md's error codes), with what the backend said when it answered.
     this.fail(error.retryable ? 'network_error' : error.code, error.message, error.problem);

@@ -79,9 +79,14 @@ export class RestState implements ReactiveController {
     return this.fromFlow ?? this.existing ?? undefined;
   }
 
+  /** The info read for `provider`, if the last read was of it (a flow's provider may no longer be the element's). */
+  infoOf(provider: string): BrowserProvider | undefined {
+    return this.info?.name === provider ? this.info : undefined;
+  }
+
   /** The provider's info, once read for the element's provider. */
   get providerInfo(): BrowserProvider | undefined {
-    return this.info?.name === this.#host.provider ? this.info : undefined;
+    return this.infoOf(this.#host.provider);
   }
 
   /** How the element's provider signs in: by its info once read; without one, through the popup. */
