@@ -43,10 +43,29 @@ const warned = new Set<string>();
 const answeredAt = new Map<string, number>();
 /** Connections disconnected on this page: a read asked before the disconnect may still list them. */
 const removed = new Set<string>();
+/** Why each endpoint's last list read failed (its BackendError), until a read answers. */
+const listFailures = new Map<string, unknown>();
 
 /** Forgets every read, warning and removal of the page (for tests: no test sees another's leftovers). */
 export function resetPageReads(): void {
-  for (const kept of [lists, providers, warned, removed, answeredAt]) kept.clear();
+  for (const kept of [lists, providers, warned, removed, answeredAt, listFailures]) kept.clear();
+}
+
+/**
+ * Why the endpoint's last read of the caller's connections failed (a 401: the user is signed out), or undefined
+ * once a read answered. A caller that got `null` or `undefined` from readConnections reads the cause here.
+ */
+export function connectionsFailure(endpoint: string): BackendError | undefined {
+  const failure = listFailures.get(endpointKey(endpoint));
+  return failure instanceof BackendError ? failure : undefined;
+}
+
+/**
+ * The endpoint's shared reads no longer warn that it is not a connect backend: the caller (the list) tells the
+ * developer itself, once, naming its own routes.
+ */
+export function warnsItself(endpoint: string): void {
+  warned.add(endpointKey(endpoint));
 }
 
 /** The answer is the backend's "no such route" (a 404 or 405, or a page that is not a connect backend's). */
@@ -71,10 +90,12 @@ function shared<T>(
   path: string,
   headers: Record<string, string>,
   accept: (answer: unknown) => T | null,
+  failed?: (error: unknown) => void,
 ): Promise<T | null | undefined> {
   let read = reads.get(key);
   if (!read) {
     read = requestAtRest(endpoint, headers, 'GET', path).then(accept, (error) => {
+      failed?.(error);
       const base = endpointKey(endpoint);
       if (error instanceof BackendError && error.notBackend && !warned.has(base)) {
         warned.add(base);
@@ -94,10 +115,19 @@ export function readConnections(endpoint: string, headers: Record<string, string
   const key = endpointKey(endpoint);
   // An answer is reused for a moment (rows rendered a little later), then the next ask reads again.
   if (Date.now() - answeredAt.get(key)! >= REUSE_FOR) lists.delete(key);
-  return shared(lists, key, endpoint, '/connections', headers, (answer) => {
-    answeredAt.set(key, Date.now());
-    return Array.isArray(answer) ? toConnections(answer).filter((c) => !removed.has(c.id)) : null;
-  });
+  return shared(
+    lists,
+    key,
+    endpoint,
+    '/connections',
+    headers,
+    (answer) => {
+      answeredAt.set(key, Date.now());
+      listFailures.delete(key);
+      return Array.isArray(answer) ? toConnections(answer).filter((c) => !removed.has(c.id)) : null;
+    },
+    (error) => listFailures.set(key, error),
+  );
 }
 
 /** Tells the endpoint's elements what a flow or a disconnect changed. */

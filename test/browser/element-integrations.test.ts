@@ -1,6 +1,7 @@
 // <connect-integrations> (docs/element.md, "A whole integrations page"): one row per provider the backend lists,
-// each a full <connect-provider>, read in two requests however many rows; the `providers` attribute narrows and
-// orders; search, loading, failure and retry; the rows' events and parts reach the page. Real handler and emulator.
+// each a full <connect-provider>, read in one round trip (two requests at once) however many rows; the `providers`
+// attribute narrows and orders; search, loading, failure and retry; the rows' events and parts reach the page. Real
+// handler and emulator. (The page-settings behaviours, badges, events and states: element-integrations-page.test.ts.)
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/integrations.js';
@@ -52,9 +53,9 @@ describe('<connect-integrations>', () => {
       'Clari Copilot',
       'PayPal',
     ]);
-    // The list, then the caller's connections: no provider request, whatever the rows.
+    // The list and the caller's connections (both at once): no provider request, whatever the rows.
     const log = (await serverLog(tag)).map((r) => `${r.method} ${r.path}`);
-    expect(log).to.deep.equal(['GET /api/connect/integrations', 'GET /api/connect/connections']);
+    expect(log.sort()).to.deep.equal(['GET /api/connect/connections', 'GET /api/connect/integrations']);
     const { detail } = await loaded;
     expect(detail.integrations.map((i: { provider: string }) => i.provider)).to.deep.equal(DEMO);
     expect(detail.integrations[0]).to.deep.include({ provider: 'hubspot', displayName: 'HubSpot' });
@@ -69,6 +70,7 @@ describe('<connect-integrations>', () => {
 
   it('should work without the integrations route when the providers attribute names the rows', async () => {
     const { list, tag } = await make('nointegrations', 'apollo salesforce');
+    list.formsOpen = true;
     await settled(list, 2);
     expect(rowElements(list).map((row) => row.provider)).to.deep.equal(['apollo', 'salesforce']);
     // Each row reads its provider through the providers route: Apollo shows its form.
@@ -97,6 +99,7 @@ describe('<connect-integrations>', () => {
 
   it('should let a row connect, its events leaving the list with detail.provider naming the row', async () => {
     const { list } = await make('ok', 'salesforce apollo');
+    list.formsOpen = true;
     await settled(list, 2);
     const seen: Array<{ type: string; provider: string }> = [];
     const record = (e: Event) => seen.push({ type: e.type, provider: (e as CustomEvent).detail.provider });
