@@ -384,7 +384,8 @@ export class ConnectIntegrations extends LitElement {
     else if (status === 404 || status === 405)
       message = `${route} answered ${status}: ${what}; does the handler serve this route (a connect-provider server of this version)?`;
     else if (status === 403) message = `${route} answered 403: ${what}; does authorize() let this user in?`;
-    const yours = error.notBackend || [401, 403, 404, 405].includes(status ?? 0) || (!error.retryable && status === 500);
+    const yours =
+      error.notBackend || [401, 403, 404, 405].includes(status ?? 0) || (!error.retryable && status === 500);
     if (yours) this.#warn(message);
     return { code: error.code, message, ...(error.problem ? { problem: error.problem } : {}) };
   }

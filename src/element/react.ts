@@ -71,7 +71,7 @@ export const ConnectProvider: React.ForwardRefExoticComponent<ConnectProviderPro
   displayName: 'ConnectProvider',
 });
 
-/** The list's `on*` props: its own event and every row's. */
+/** The list's `on*` props: its own events and every row's. */
 export type ConnectIntegrationsEventProps = {
   [K in keyof ConnectIntegrationsEventDetails as EventProp<K>]?: (
     event: CustomEvent<ConnectIntegrationsEventDetails[K]>,
@@ -92,7 +92,12 @@ export const ConnectIntegrations: React.ForwardRefExoticComponent<ConnectIntegra
   tagName: INTEGRATIONS_TAG,
   elementClass: ConnectIntegrationsElement,
   react: React,
-  events: { ...events, onConnectIntegrationsLoaded: 'connect-integrations-loaded' } as {
+  events: {
+    ...events,
+    onConnectIntegrationsLoaded: 'connect-integrations-loaded',
+    onConnectIntegrationsChange: 'connect-integrations-change',
+    onConnectIntegrationsError: 'connect-integrations-error',
+  } satisfies { [K in keyof ConnectIntegrationsEventDetails as EventProp<K>]: K } as {
     [K in keyof ConnectIntegrationsEventDetails as EventProp<K>]: EventName<
       CustomEvent<ConnectIntegrationsEventDetails[K]>
     >;

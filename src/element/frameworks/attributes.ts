@@ -1,7 +1,12 @@
 // Types only: what a template may set on <connect-provider> and
 // <connect-integrations>, shared by the React, Vue and Svelte typings beside
 // this file.
-import type { ConnectIntegrations, ConnectIntegrationsLoadedDetail } from '../connect-integrations.js';
+import type {
+  ConnectIntegrations,
+  ConnectIntegrationsChangeDetail,
+  ConnectIntegrationsErrorDetail,
+  ConnectIntegrationsLoadedDetail,
+} from '../connect-integrations.js';
 import type { ConnectProvider } from '../connect-provider.js';
 import type { ConnectEventDetails } from '../events.js';
 
@@ -70,6 +75,8 @@ export type ConnectIntegrationsAttributes = {
 /** The list's events: its own, and every row's (they leave the list, `detail.provider` naming the row). */
 export type ConnectIntegrationsEventDetails = ConnectEventDetails & {
   'connect-integrations-loaded': ConnectIntegrationsLoadedDetail;
+  'connect-integrations-change': ConnectIntegrationsChangeDetail;
+  'connect-integrations-error': ConnectIntegrationsErrorDetail;
 };
 
 /** Handlers of the list's events as `${prefix}connect-...`, with the event's own type. */

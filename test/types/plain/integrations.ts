@@ -38,3 +38,16 @@ list.addEventListener('connect-success', (e) => console.log(e.detail.nope));
 document.querySelector('connect-integrations')?.nope;
 // @ts-expect-error the tag's type is the list's, not the row's: it has no `provider`
 document.querySelector('connect-integrations')?.provider;
+
+// The list's own events: a change of a row's connection, and a list that could not be read.
+list.addEventListener('connect-integrations-change', (e) =>
+  console.log(e.detail.connected, e.detail.attention, e.detail.total, e.detail.integrations[0]?.state),
+);
+list.addEventListener('connect-integrations-error', (e) => console.log(e.detail.code, e.detail.problem?.status));
+list.addEventListener('connect-integrations-loaded', (e) => console.log(e.detail.error?.message));
+// @ts-expect-error the change's counts are numbers
+list.addEventListener('connect-integrations-change', (e: CustomEvent<{ connected: string }>) => e);
+// @ts-expect-error an error's code is one of the element's codes
+list.addEventListener('connect-integrations-error', (e) => e.detail.code === 'nope');
+// @ts-expect-error a loaded error's message is text
+list.addEventListener('connect-integrations-loaded', (e) => e.detail.error?.message.toFixed());

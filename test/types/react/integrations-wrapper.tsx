@@ -64,6 +64,23 @@ export function WrongList() {
           console.log(e.detail.nope);
         }}
       />
+      <ConnectIntegrations
+        endpoint="/api/connect"
+        onConnectIntegrationsChange={(e) => console.log(e.detail.connected, e.detail.attention, e.detail.total)}
+        onConnectIntegrationsError={(e) => console.log(e.detail.code, e.detail.message)}
+      />
+      <ConnectIntegrations
+        endpoint="/api/connect"
+        // @ts-expect-error the change's counts are numbers
+        onConnectIntegrationsChange={(e: CustomEvent<{ connected: string }>) => e}
+      />
+      <ConnectIntegrations
+        endpoint="/api/connect"
+        onConnectIntegrationsError={(e) => {
+          // @ts-expect-error an error's code is one of the element's codes
+          return e.detail.code === 'nope';
+        }}
+      />
       {/* @ts-expect-error no such event (the list's is onConnectIntegrationsLoaded) */}
       <ConnectIntegrations endpoint="/api/connect" onConnectIntegrationsLoad={() => {}} />
       {/* @ts-expect-error updateComplete is Lit's */}
