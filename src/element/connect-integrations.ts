@@ -234,13 +234,16 @@ export class ConnectIntegrations extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#observer ??= new MutationObserver(() => this.requestUpdate());
-    this.#sizes ??= new ResizeObserver((entries) => {
-      for (const { target } of entries) {
-        const button = target.shadowRoot?.querySelector('[part=button]');
-        const grown = !!button && target.getBoundingClientRect().height > button.getBoundingClientRect().height + 4;
-        target.parentElement?.classList.toggle('grown', grown);
-      }
-    });
+    this.#sizes ??= new ResizeObserver((entries) =>
+      // In the next frame: a row changed now would be measured again in this one (a loop the browser reports).
+      requestAnimationFrame(() => {
+        for (const { target } of entries) {
+          const button = target.shadowRoot?.querySelector('[part=button]');
+          const grown = !!button && target.getBoundingClientRect().height > button.getBoundingClientRect().height + 4;
+          target.parentElement?.classList.toggle('grown', grown);
+        }
+      }),
+    );
     window.addEventListener('online', this.#readIfFailed);
     document.addEventListener('visibilitychange', this.#readIfFailed);
     for (const type of ROW_EVENTS) this.renderRoot.addEventListener(type, this.#rowEvent);
