@@ -85,11 +85,45 @@ export const connectProviderStyles = css`
     border-radius: 1px;
     background: var(--connect-provider-error-color, light-dark(#b91c1c, #fca5a5));
   }
-  /* an input's label, the input, its prompt and its docs link, each on a line */
+  /* an input's label, the input (with its reveal control), its prompt and its docs link, each on a line */
   .field,
-  .field :not(option),
+  .field > *,
+  .field small,
+  .field a,
   [part='status'] {
     display: block;
+  }
+  form {
+    display: contents;
+  }
+  .control {
+    display: flex;
+    align-items: center;
+  }
+  /* beside the button while the form is sent: the line keeps its height, so the button stays under the pointer */
+  [part='cancel'] {
+    margin-block: 0;
+    vertical-align: top;
+  }
+  [part='reveal'] {
+    margin: 0;
+    margin-inline-start: 0.25em;
+    padding: 0.25em 0.4em;
+  }
+  /* a secret shown as dots without type=password, which every browser's password manager takes for the page's login */
+  .masked {
+    -webkit-text-security: disc;
+  }
+  [readonly] {
+    opacity: 0.7;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
   }
   .field {
     margin-bottom: 0.5em;

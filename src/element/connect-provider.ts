@@ -13,9 +13,9 @@ import { KeepFocus } from './keep-focus.js';
 import { displayNameOf, Localize } from './localize.js';
 import { publicState, type ConnectState } from './machine.js';
 import { reflect, RestState } from './rest-state.js';
-import { statusLine } from './status.js';
+import { flowStatusKey, statusLine } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
-import { TIMING_BOUNDS } from './timing.js';
+import { REUSE_FOR, TIMING_BOUNDS } from './timing.js';
 
 /**
  * @summary A button that connects the user's third-party account through the platform's OAuth popup, verifies that
@@ -40,8 +40,10 @@ import { TIMING_BOUNDS } from './timing.js';
  * @csspart fallback - The button that opens a blocked popup.
  * @csspart stop - The button that stops waiting for a popup that reads closed.
  * @csspart field - An input the provider needs (a workspace, an account ID, a credential).
+ * @csspart reveal - The button that shows a masked input's value (its pressed state tells whether it is shown).
  * @csspart link - An input's "Where to find it" link.
- * @csspart back - The button that closes the reconnect form of a provider that signs in with credentials.
+ * @csspart back - The button that closes a form a click opened (a reconnect's credentials, or inputs on demand).
+ * @csspart cancel - The button that stops a form's request in flight.
  * @csspart disconnect - The disconnect button, and the one that confirms it.
  * @csspart keep - The button that keeps the connection when asked to confirm a disconnect.
  *
@@ -83,6 +85,8 @@ export class ConnectProvider extends LitElement {
     messageOrigins: { attribute: 'message-origins' },
     disabled: { type: Boolean, reflect: true },
     disconnectable: { type: Boolean, reflect: true },
+    compact: { type: Boolean, reflect: true },
+    formOnDemand: { type: Boolean, attribute: 'form-on-demand', reflect: true },
     providerMetadata: { attribute: false },
     requestHeaders: { attribute: false },
     strings: { attribute: false },
@@ -125,6 +129,14 @@ export class ConnectProvider extends LitElement {
   disabled = false;
   /** Offers to disconnect an existing connection. */
   disconnectable = false;
+  /**
+   * The element as a row of a list, which names the provider and shows its state: button labels without the
+   * provider's name (their accessible names keep it), the rest state's line visually hidden (still the button's
+   * description), and a connection that could not be read never guessed as none.
+   */
+  compact = false;
+  /** The inputs a new connection needs (credentials, a workspace, metadata) open on the Connect click, not before. */
+  formOnDemand = false;
   /** Provider metadata forwarded to the backend (property only). */
   providerMetadata?: Record<string, unknown>;
   /** Extra headers for backend calls, e.g. a CSRF token (property only). */
@@ -156,10 +168,19 @@ export class ConnectProvider extends LitElement {
       this.#reflectState();
       this.#emit('connect-disconnect', { connection });
     },
-    () => this.#form.say(),
+    () => {
+      this.#acted = true;
+      this.#form.say();
+    },
   );
   /** The running or last flow. */
   #flow?: Flow;
+  /** How the running or last flow signs in. */
+  #scheme?: SignIn['way'];
+  /** A connection this element's first sign-in left refused: it never worked, so it is not one to reconnect. */
+  #neverWorked?: string;
+  /** The user acted here (a flow, a disconnect, an input's problem): from then on the status line is announced. */
+  #acted = false;
   /** The developer messages said already: each once. */
   #warned = new Set<string>();
 
@@ -267,10 +288,11 @@ export class ConnectProvider extends LitElement {
     if (this.disabled) return Promise.reject(new ConnectError('invalid_config', 'the element is disabled'));
     const signIn = this.#rest.signIn;
     const scheme = signIn.way;
-    if (scheme === 'form' && signIn.inputs.length && this.#rest.updating && !this.#form.reconnecting) {
-      // A reconnect by form asks for the credentials first: the click opens the form.
+    this.#acted = true;
+    if (this.#form.asksFirst) {
+      // A reconnect by form asks for the credentials first, and a row's inputs open on demand: the click opens the form.
       this.#form.open();
-      return Promise.reject(new ConnectError('invalid_config', 'fill in the reconnect form first'));
+      return Promise.reject(new ConnectError('invalid_config', 'fill in the form first'));
     }
     // An empty or malformed input stops here, before any event, request or popup.
     const request = this.#form.request(signIn);
@@ -278,6 +300,7 @@ export class ConnectProvider extends LitElement {
     const { body, credential } = request;
     const previous = this.#flow;
     const flow = (this.#flow = this.#newFlow(body, scheme));
+    this.#scheme = scheme;
     if (!this.#emit('connect-start', { mode: flow.mode, scheme }, flow.provider, true)) {
       flow.withdraw();
       // Nothing happened: the element shows what it showed before.
@@ -308,10 +331,22 @@ export class ConnectProvider extends LitElement {
 
   /** The flow ended: the rest state follows it, and the developer hears what is theirs to fix. */
   #ended(flow: Flow): void {
-    // A reconnect by form that failed keeps its form open for another try; one that worked closes it.
-    if (flow.state.name === 'working') this.#form.reconnecting = false;
     for (const message of endMessages(flow.provider, flow.error)) this.#warn(message);
     this.#rest.follow(flow);
+    const { error } = flow;
+    // A form that worked closes; one that failed stays, with what the user typed that is not secret, for another try.
+    if (flow.state.name === 'working') return this.#form.close();
+    if (this.#scheme !== 'form' || !error) return;
+    const code = error.code;
+    if (code === 'cancelled' || code === 'popup_closed') {
+      // The request may still land at the platform: once it could have, the connection is read again, for the truth.
+      setTimeout(() => this.isConnected && !this.#busy && void this.#rest.read(), REUSE_FOR);
+      return;
+    }
+    // What the backend refused in an input is the user's to fix, there; otherwise the form is theirs again.
+    if (code === 'http_error' && this.#form.refused(error.problem)) return;
+    if (code === 'bad_credentials' && flow.mode === 'create') this.#neverWorked = error.connection?.id;
+    this.#form.open();
   }
 
   /** Ends the running flow with `connect-cancel` (`reason: 'cancelled'`). */
@@ -329,6 +364,7 @@ export class ConnectProvider extends LitElement {
   }
 
   #handleClick(): void {
+    this.#acted = true;
     // Waiting for a popup that reads closed, a click is the user starting over: a new flow, inside this click.
     if (this.#flow?.state.name === 'severed') this.#flow.cancel('cancelled');
     if (this.disabled || this.#busy || this.#rest.reading) return;
@@ -339,20 +375,30 @@ export class ConnectProvider extends LitElement {
     else void start();
   }
 
-  /** The status line: a missing input, else the disconnect's, the flow's, or the rest state's. */
-  #status(): [text: string, tone: string] {
-    if (this.#form.problem) return [this.#form.problem, 'error'];
-    const [key, tone = '', ofFlow] = statusLine(this.#flow?.state, this.#disconnect.step, this.#rest.existing) ?? [];
-    return [key ? this.#text(key, ofFlow ? this.#flow?.provider : undefined) : '', tone];
+  /**
+   * The status line: a missing input, else the disconnect's, the flow's, or the rest state's; `rest`: it tells only
+   * what a read at rest found (a list's row shows it in its badge).
+   */
+  #status(): [text: string, tone: string, rest: boolean] {
+    if (this.#form.problem) return [this.#form.problem, 'error', false];
+    const flow = this.#flow?.state;
+    const [key, tone = '', ofFlow] = statusLine(flow, this.#disconnect.step, this.#rest.existing) ?? [];
+    const rest = this.#disconnect.step === 'idle' && !(flow && flowStatusKey(flow)) && flow?.name !== 'working';
+    return [key ? this.#text(key, ofFlow ? this.#flow?.provider : undefined) : '', tone, rest];
   }
 
   #renderButton(provider: string, busy: boolean): TemplateResult {
-    const reconnect = busy ? this.#flow!.mode === 'update' : !!(this.connectionId || this.#rest.existing);
+    const existing = this.#rest.existing;
+    const reconnect = busy
+      ? this.#flow!.mode === 'update' && this.#flow!.connectionId !== this.#neverWorked
+      : !!this.connectionId || (!!existing && existing.id !== this.#neverWorked);
     // While the connection is read, neutral: the provider's name, no guess at Connect or Reconnect (and no click until
-    // the provider's info is read too).
+    // the provider's info is read too). A row never guesses: a connection the read could not tell stays unknown.
     const neutral = this.#rest.reading && !busy;
+    const unknown = existing === undefined && (neutral || (this.compact && this.#rest.failed && !busy));
+    const full = this.#text(reconnect ? 'reconnect' : 'connect', provider);
     const label =
-      (neutral && this.#rest.existing === undefined ? '' : this.#text(reconnect ? 'reconnect' : 'connect', provider)) ||
+      (unknown ? '' : this.compact ? this.#text(reconnect ? 'reconnectShort' : 'connectShort') : full) ||
       this.#displayName(provider) ||
       'Connect';
     // A flow's button is never `disabled` (the focus would be lost); a neutral one is, when the host says so.
@@ -362,6 +408,8 @@ export class ConnectProvider extends LitElement {
       part="button"
       type="button"
       ?disabled=${disabled}
+      aria-label=${this.compact && !unknown ? full : nothing}
+      aria-describedby="status"
       aria-disabled=${busy || this.disabled}
       aria-busy=${busy}
       @click=${this.#handleClick}
@@ -379,9 +427,11 @@ export class ConnectProvider extends LitElement {
       return renderControl('fallback', this.#text('openPopup', provider), () => this.#flow?.openBlocked());
     if (name === 'severed')
       return renderControl('stop', this.#text('stopWaiting', provider), () => this.#flow?.stopWaiting());
-    // The reconnect form's way back: its inputs go, emptied, and the connection stays as it is.
-    if (!busy && this.#form.reconnecting && this.#rest.updating && this.#rest.signIn.way === 'form')
-      return renderControl('back', this.#text('back'), () => this.#form.close());
+    // A form's request in flight can be stopped; the connection is then read again, for the truth.
+    if (busy && this.#form.sending) return renderControl('cancel', this.#text('cancel'), () => this.cancel());
+    // The way back from a form a click opened: its inputs go, emptied, and the connection stays as it is.
+    if (!busy && this.#form.opened && (this.#rest.updating ? this.#rest.signIn.way === 'form' : this.formOnDemand))
+      return renderControl('back', this.#text('back'), () => this.#form.close(true));
     return nothing;
   }
 
@@ -389,14 +439,17 @@ export class ConnectProvider extends LitElement {
     const busy = this.#busy;
     // Texts tell of the flow: its provider while it runs.
     const provider = busy ? this.#flow!.provider : this.provider;
-    const [text, tone] = this.#status();
-    return html`${busy ? nothing : this.#form.render()}${this.#renderButton(
+    const [text, tone, rest] = this.#status();
+    // A form's request keeps its form in place, read-only, until the outcome: nothing moves under the pointer.
+    const sending = (this.#form.sending = busy && this.#scheme === 'form');
+    return html`${busy && !sending ? nothing : this.#form.render()}${this.#renderButton(
       provider,
       busy,
     )}${this.#renderControls(provider, busy)}${this.#disconnect.render(busy)}<span
         part="status"
         role="status"
-        class=${tone}
+        aria-live=${this.#acted ? nothing : 'off'}
+        class=${`${tone}${rest && this.compact ? ' visually-hidden' : ''}`}
         id="status"
         >${text}</span
       >`;

@@ -1,10 +1,12 @@
 // Internal: the inputs a provider needs before its flow (a workspace, a metadata input, the credentials of a provider
-// that signs in with a form), what they hold, the one input a click found missing or malformed, and the reconnect
-// form of a connection whose provider signs in with credentials. A credential stays in its input alone: it is read
-// when sent, then emptied, and never kept or bound.
+// that signs in with a form), what they hold, the one input a click found missing, malformed or refused, and the form
+// a click opens: a reconnect's credentials, or (on demand, in a list's row) a new connection's inputs. A credential
+// stays in its input alone: it is read when sent, never kept or bound, and a masked one is emptied once sent. The
+// inputs are one <form> per element, named for the provider, so a browser never takes them for the page's own login.
 import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
-import { credentialOf, type CredentialInput, type SignIn } from '../shared/sign-in.js';
+import { credentialOf, MAX_CREDENTIAL_LENGTH, type CredentialInput, type SignIn } from '../shared/sign-in.js';
+import type { Problem } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { ConnectError } from './events.js';
 import type { RestState } from './rest-state.js';
@@ -21,7 +23,12 @@ const HINTS = [
 ] as const;
 
 /** What the form reads of its element. */
-export type FormHost = ReactiveElement & { provider: string; providerMetadata?: Record<string, unknown> } & {
+export type FormHost = ReactiveElement & {
+  provider: string;
+  providerMetadata?: Record<string, unknown>;
+  /** A new connection's inputs open on the Connect click (a list's rows), not before. */
+  formOnDemand?: boolean;
+} & {
   [K in (typeof HINTS)[number]]?: string;
 };
 
@@ -45,10 +52,16 @@ interface Field {
 export class CredentialForm {
   /** What the inputs that are not credentials hold, by name. */
   #values: Record<string, string> = {};
-  /** A missing or malformed input the last click met, said in the status line until the next action. */
+  /** A missing, malformed or refused input, said in the status line until the next action. */
   problem = '';
-  /** The credential form of a connection's reconnect is open. */
-  reconnecting = false;
+  /** The form a click opens is open: a reconnect's credentials, or a new connection's inputs on demand. */
+  opened = false;
+  /** A request of the form runs: its inputs stay where they are, read-only, until the outcome. */
+  sending = false;
+  /** How long each credential input's value was at its last input event: a change answers a problem. */
+  #lengths = new Map<string, number>();
+  /** The masked inputs the user asked to see, by name (never their values). */
+  #revealed = new Set<string>();
   #host: FormHost;
   #rest: RestState;
   #text: (key: keyof ConnectStrings, field?: string) => string;
@@ -84,30 +97,87 @@ export class CredentialForm {
     this.#host.requestUpdate();
   }
 
-  /** A reconnect by form asks for the credentials first: the click opens the form, focus on its first input. */
-  open(): void {
-    this.reconnecting = true;
-    this.say();
-    void this.#host.updateComplete.then(() => this.#credentialElements()[0]?.focus());
+  /**
+   * The click opens the form first: a reconnect by form asks for the credentials, and a new connection's inputs open
+   * on demand.
+   */
+  get asksFirst(): boolean {
+    if (this.opened) return false;
+    const rest = this.#rest;
+    const signIn = rest.signIn;
+    if (rest.updating) return signIn.way === 'form' && !!signIn.inputs.length;
+    return !!this.#host.formOnDemand && !!this.#allFields().length;
   }
 
-  /** The reconnect form's way back (or its success): its inputs go, emptied. */
-  close(): void {
-    this.clear();
-    this.reconnecting = false;
-    this.say();
+  /** Opens the form (or keeps it open), focus on `field` or its first input. */
+  open(field?: string): void {
+    this.opened = true;
+    if (!field) this.say();
+    void this.#host.updateComplete.then(() => {
+      const inputs = this.#inputs();
+      (inputs.find((input) => input.dataset.field === field) ?? inputs[0])?.focus();
+    });
   }
 
-  /** Sent: what the user typed leaves the inputs at once, whatever the outcome. */
-  clear(): void {
-    for (const input of this.#credentialElements()) input.value = '';
+  /** The form's way back (or its success): its inputs go, emptied; `focus`: to the main button. */
+  close(focus = false): void {
+    this.clear(true);
+    this.opened = false;
+    this.say();
+    if (focus)
+      void this.#host.updateComplete.then(() =>
+        this.#host.shadowRoot?.querySelector<HTMLElement>('[part=button]')?.focus(),
+      );
   }
+
+  /**
+   * Sent: a masked value leaves its input at once, whatever the outcome; `all`: every credential (the form closes).
+   * What is not secret (a username, a client ID) stays for the user to fix and send again.
+   */
+  clear(all = false): void {
+    for (const input of this.#inputs())
+      if (input.dataset.credential !== undefined && (all || input.dataset.masked !== undefined)) input.value = '';
+    this.#revealed.clear();
+  }
+
+  /**
+   * The backend refused what the form sent (a 400 naming a credential, or a 413): the input is marked, described by
+   * what is wrong, and focused; undefined when the problem names none of the form's inputs.
+   */
+  refused(problem: Problem | undefined): string | undefined {
+    const fields = this.#fields().filter((f) => f.credential);
+    let field: Field | undefined;
+    let key: 'refusedField' | 'tooLong' = 'refusedField';
+    if (problem?.status === 413) {
+      // Too large a body: the longest of what was typed.
+      key = 'tooLong';
+      field = fields.find((f) => f.name === this.#longest);
+    } else if (problem?.status === 400)
+      // An issue's name is the credential's path in the body: `apiKey`, `basicAuth.username`, `customAuth.<input>`.
+      field = fields.find((f) =>
+        problem.issues?.some(({ name = '' }) => name === f.name || name.endsWith(`.${f.name}`)),
+      );
+    if (!field) return undefined;
+    this.opened = true;
+    this.say(this.#text(key, field.label), field.name);
+    this.open(field.name);
+    return field.name;
+  }
+
+  /** The name of the longest credential the last request sent (for a 413). */
+  #longest?: string;
 
   /**
    * The inputs the provider needs that the host did not set, then its credential inputs: a new connection's, or
    * those of an open reconnect form.
    */
   #fields(): Field[] {
+    if (!this.#rest.updating && this.#host.formOnDemand && !this.opened) return [];
+    return this.#allFields();
+  }
+
+  /** Every input the provider needs now, whether the form is open or not. */
+  #allFields(): Field[] {
     const rest = this.#rest;
     const info = rest.providerInfo;
     if (!info) return [];
@@ -120,7 +190,7 @@ export class CredentialForm {
         credential: true,
       }),
     );
-    if (rest.updating) return this.reconnecting ? credentials : [];
+    if (rest.updating) return this.opened ? credentials : [];
     const fields: Field[] = [];
     const { providerWorkspaceRef, providerMetadata } = this.#host;
     if (info.oauth2Opts?.explicitWorkspaceRequired && !providerWorkspaceRef)
@@ -154,15 +224,27 @@ export class CredentialForm {
     for (const key of HINTS) body[key] = host[key];
     const metadata: Record<string, unknown> = { ...host.providerMetadata };
     const typed: Record<string, string> = {};
+    let longest = 0;
     for (const field of this.#fields()) {
-      const input = host.shadowRoot?.querySelector<HTMLInputElement>(`[part=field][name="${CSS.escape(field.name)}"]`);
-      const value = field.credential ? (input?.value ?? '') : field.value!.trim();
-      const wrong = !value ? 'required' : field.workspace && !isWorkspaceRef(value) ? 'invalidWorkspace' : '';
+      const input = this.#inputs().find((i) => i.dataset.field === field.name);
+      // What a person meant: a pasted value's surrounding spaces and line breaks are not part of it (inner ones are).
+      const value = (field.credential ? (input?.value ?? '') : field.value!).trim();
+      const wrong = !value
+        ? 'required'
+        : value.length > MAX_CREDENTIAL_LENGTH
+          ? 'tooLong'
+          : field.workspace && !isWorkspaceRef(value)
+            ? 'invalidWorkspace'
+            : '';
       if (wrong) {
         this.say(this.#text(wrong, field.label), field.name);
         input?.focus();
-        return new ConnectError('invalid_config', `${field.label} is required`);
+        return new ConnectError(
+          'invalid_config',
+          wrong === 'required' ? `${field.label} is required` : `${field.label} is not valid`,
+        );
       }
+      if (field.credential && value.length > longest) [longest, this.#longest] = [value.length, field.name];
       if (field.credential) typed[field.name] = value;
       else if (field.workspace) body.providerWorkspaceRef = value;
       else metadata[field.name] = { value, source: 'input' };
@@ -171,27 +253,50 @@ export class CredentialForm {
     return { body, credential: credentialOf(signIn, typed) };
   }
 
-  /** The inputs, each with its label, prompt and docs link. */
-  render(): TemplateResult[] {
-    return this.#fields().map((field) => this.#renderField(field));
+  /**
+   * The inputs, each with its label, prompt and docs link, in a form of their own: named for the provider, so a
+   * password manager neither offers the page's saved login for them nor saves them as the page's. While its request
+   * runs the form stays in place, read-only and busy. Escape closes a form a click opened.
+   */
+  render(): TemplateResult | typeof nothing {
+    const fields = this.#fields();
+    if (!fields.length) return nothing;
+    return html`<form
+      name=${`connect-${this.#host.provider}`}
+      autocomplete="off"
+      novalidate
+      aria-busy=${this.sending}
+      @submit=${(event: Event) => event.preventDefault()}
+      @keydown=${this.#handleFormKeydown}
+    >${fields.map((field, index) => this.#renderField(field, index))}</form>`;
   }
+
+  #handleFormKeydown = (event: KeyboardEvent): void => {
+    if (event.key !== 'Escape' || !this.opened || this.sending) return;
+    event.preventDefault();
+    this.close(true);
+  };
 
   /**
    * An input, labelled by its label alone, described by the provider's prompt and docs link (and, when it is what
    * stopped the click, by the status line that says why). A credential's value is never bound. The prompt is the
    * platform's text, in its own direction (`dir="auto"`: an English hint keeps its punctuation on an Arabic page).
    */
-  #renderField(field: Field): TemplateResult {
+  #renderField(field: Field, index: number): TemplateResult {
     const { name, options } = field;
+    // Ids and names that no password manager reads as a login's: the field's name is data.
+    const id = `f${index}`;
     const hint = `${name}-hint`;
     const wrong = !!this.problem && this.#problemField === name;
     const described = `${hint}${wrong ? ' status' : ''}`;
     const control = options
       ? html`<select
           part="field"
-          name=${name}
+          id=${id}
+          data-field=${name}
           data-credential
           required
+          ?disabled=${this.sending}
           aria-describedby=${described}
           aria-invalid=${wrong}
           @change=${this.#handleInput}
@@ -201,22 +306,35 @@ export class CredentialForm {
           )}</select
         >`
       : html`<input
-          part="field"
-          name=${name}
-          data-credential=${field.credential ? '' : nothing}
-          type=${field.masked ? 'password' : 'text'}
-          required
-          autocomplete="off"
-          spellcheck="false"
-          pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
-          aria-describedby=${described}
-          aria-invalid=${wrong}
-          .value=${field.value ?? ''}
-          @input=${this.#handleInput}
-          @keydown=${this.#handleKeydown}
-        />`;
+            part="field"
+            id=${id}
+            data-field=${name}
+            data-credential=${field.credential ? '' : nothing}
+            data-masked=${field.masked ? '' : nothing}
+            class=${field.masked && !this.#revealed.has(name) ? 'masked' : ''}
+            type="text"
+            required
+            ?readonly=${this.sending}
+            maxlength=${field.credential ? MAX_CREDENTIAL_LENGTH : nothing}
+            autocomplete="off"
+            data-1p-ignore
+            data-lpignore="true"
+            data-bwignore
+            data-form-type="other"
+            autocapitalize="none"
+            autocorrect="off"
+            spellcheck="false"
+            pattern=${field.workspace ? WORKSPACE_REF_PATTERN : '.*'}
+            aria-describedby=${described}
+            aria-invalid=${wrong}
+            .value=${field.value ?? ''}
+            @input=${this.#handleInput}
+            @keydown=${this.#handleKeydown}
+          />`;
+    // The reveal control stands beside its input, outside the label: the input's name is its label alone.
     return html`<div class="field">
-      <label><span>${field.label}</span>${control}</label
+      <label for=${id}>${field.label}</label
+      ><span class="control">${control}${field.masked ? this.#renderReveal(field) : nothing}</span
       ><span id=${hint}
         >${field.prompt ? html`<small dir="auto">${field.prompt}</small>` : nothing}${
           isAllowedUrl(field.docsURL)
@@ -229,25 +347,47 @@ export class CredentialForm {
     </div>`;
   }
 
-  #credentialElements(): HTMLInputElement[] {
-    return [...(this.#host.shadowRoot?.querySelectorAll<HTMLInputElement>('[data-credential]') ?? [])];
+  /** Shows or masks a masked input again; its pressed state tells which. */
+  #renderReveal({ name, label }: Field): TemplateResult {
+    const shown = this.#revealed.has(name);
+    return html`<button
+      part="reveal"
+      type="button"
+      aria-pressed=${shown}
+      aria-label=${this.#text('reveal', label)}
+      @click=${() => {
+        if (!this.#revealed.delete(name)) this.#revealed.add(name);
+        this.#host.requestUpdate();
+      }}
+    ><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M12 5C6 5 2 12 2 12s4 7 10 7 10-7 10-7-4-7-10-7zm0 11a4 4 0 110-8 4 4 0 010 8z" fill="currentColor"/>${
+      shown ? html`<path d="M3 3l18 18" stroke="currentColor" stroke-width="2"/>` : nothing
+    }</svg></button>`;
+  }
+
+  /** The form's inputs and choices. */
+  #inputs(): HTMLInputElement[] {
+    return [...(this.#host.shadowRoot?.querySelectorAll<HTMLInputElement>('[part=field]') ?? [])];
   }
 
   /** Enter in an input submits, as in a form. */
   #handleKeydown = (event: KeyboardEvent): void => {
     if (event.key !== 'Enter' || event.isComposing) return;
     event.preventDefault();
-    this.#submit();
+    if (!this.sending) this.#submit();
   };
 
   #handleInput = (event: Event): void => {
     const input = event.target as HTMLInputElement;
-    // A credential stays in its input alone; typing into it answers the problem (an empty one, Chromium's input event
-    // on focus, does not).
-    if (input.dataset.credential !== undefined) return void (input.value && this.say());
+    const name = input.dataset.field!;
+    // A credential stays in its input alone (only its length is kept); a change of it answers the problem, an input
+    // event that changes nothing (an empty paste of a focused field, Chromium's on focus) does not.
+    if (input.dataset.credential !== undefined) {
+      if (this.#lengths.get(name) !== input.value.length) this.say();
+      return void this.#lengths.set(name, input.value.length);
+    }
     // Only a changed value answers the problem (Chromium fires input on a focused empty field too).
-    if ((this.#values[input.name] ?? '') === input.value) return;
-    this.#values = { ...this.#values, [input.name]: input.value };
+    if ((this.#values[name] ?? '') === input.value) return;
+    this.#values = { ...this.#values, [name]: input.value };
     this.say();
     this.#edited();
   };

@@ -102,6 +102,7 @@ export class Disconnect {
         text(confirming || sending ? 'confirm' : 'disconnect'),
         this.#handleDisconnect,
         sending,
+        confirming || sending ? undefined : text('disconnectNamed'),
       )}${confirming ? renderControl('keep', text('keep'), this.#handleKeep) : nothing}</span
     >`;
   }

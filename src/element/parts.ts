@@ -7,16 +7,23 @@ import { isAllowedUrl } from '../shared/url.js';
  * The element's parts, each documented by a `@csspart` line of its class (from which the manifest lists them; the
  * package test holds the two equal). The list's rows export each under its own name.
  */
-export const PARTS = 'button,icon,status,fallback,stop,field,link,back,disconnect,keep';
+export const PARTS = 'button,icon,status,fallback,stop,field,reveal,link,back,cancel,disconnect,keep';
 
 /**
- * A button beside the main one (fallback, stop, back, disconnect, keep), named by its part and described by the
- * status line. While its action runs it keeps the focus: aria-disabled, never disabled.
+ * A button beside the main one (fallback, stop, back, cancel, disconnect, keep), named by its part (or by `name`, when
+ * its label alone would not tell the rows of a list apart) and described by the status line. While its action runs it keeps the focus: aria-disabled, never disabled.
  */
-export const renderControl = (part: string, label: string, onClick: () => void, busy = false): TemplateResult =>
+export const renderControl = (
+  part: string,
+  label: string,
+  onClick: () => void,
+  busy = false,
+  name?: string,
+): TemplateResult =>
   html`<button
     part=${part}
     type="button"
+    aria-label=${name ?? nothing}
     aria-disabled=${String(busy) as 'true' | 'false'}
     aria-describedby="status"
     @click=${onClick}

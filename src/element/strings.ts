@@ -42,8 +42,14 @@ export interface ConnectStrings {
   /** The page cannot open popups at all (a sandboxed frame). */
   noPopups: string;
   cancelled: string;
-  /** A required input is empty. */
+  /** A required input is empty (or only spaces). */
   required: string;
+  /** The backend refused what an input holds (a 400 naming it): the user's to fix. */
+  refusedField: string;
+  /** An input holds more than the backend accepts. */
+  tooLong: string;
+  /** The control that shows a masked input's value (its pressed state says whether it is shown). */
+  reveal: string;
   /** The label of the workspace input (e.g. a Zendesk subdomain). */
   workspace: string;
   /** The workspace input holds characters a workspace cannot have. */
@@ -60,7 +66,14 @@ export interface ConnectStrings {
   choose: string;
   /** Closes the reconnect form of such a provider, keeping the connection as it is. */
   back: string;
+  /** Stops a form's request in flight. */
+  cancel: string;
+  /** A list row's short button labels (the row names the provider; the accessible name is `connect`/`reconnect`). */
+  connectShort: string;
+  reconnectShort: string;
   disconnect: string;
+  /** The disconnect button's accessible name, so that rows of a list are told apart. */
+  disconnectNamed: string;
   /** Asked in place before disconnecting. */
   confirmDisconnect: string;
   /** The button that confirms. */
@@ -97,7 +110,10 @@ export const ENGLISH = {
   unknownProvider: '{provider} cannot be connected here.',
   noPopups: 'This page cannot open the sign-in window.',
   cancelled: 'The sign-in was cancelled.',
-  required: 'Enter your {field} to connect {provider}.',
+  required: 'Enter “{field}” to connect {provider}.',
+  refusedField: '{provider} cannot use this “{field}”. Check it and try again.',
+  tooLong: '“{field}” is too long.',
+  reveal: 'Show {field}',
   workspace: '{provider} workspace',
   invalidWorkspace: 'Use only letters a–z, digits, dots and hyphens for your {field}.',
   docs: 'Where to find it',
@@ -108,7 +124,11 @@ export const ENGLISH = {
   clientSecret: 'Client secret',
   choose: 'Choose…',
   back: 'Back',
+  cancel: 'Cancel',
+  connectShort: 'Connect',
+  reconnectShort: 'Reconnect',
   disconnect: 'Disconnect',
+  disconnectNamed: 'Disconnect {provider}',
   confirmDisconnect: 'Disconnect {provider}?',
   confirm: 'Yes, disconnect',
   keep: 'Keep',

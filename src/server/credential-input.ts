@@ -5,10 +5,15 @@
 import { invalidRequest, type HttpProblem } from '../http/http-problem.js';
 import { isRecord } from '../shared/json.js';
 import type { BrowserProvider } from '../shared/provider.js';
-import { CREDENTIAL_KINDS, CREDENTIALS, signInOf, type Credential, type CredentialKind } from '../shared/sign-in.js';
+import {
+  CREDENTIAL_KINDS,
+  CREDENTIALS,
+  MAX_CREDENTIAL_LENGTH,
+  signInOf,
+  type Credential,
+  type CredentialKind,
+} from '../shared/sign-in.js';
 
-/** The longest credential value, in characters (docs/server.md). */
-export const MAX_CREDENTIAL_LENGTH = 4096;
 /** The most inputs a `customAuth` credential may hold. */
 export const MAX_CUSTOM_INPUTS = 20;
 

@@ -29,6 +29,9 @@ export type CredentialLabel = CredentialField;
  * each holds (`text`: the value itself, one field's; `fields`: an object of these fields, each required, in the
  * form's order; `inputs`: an object of the provider's customOpts.inputs) and whether the object may add `scopes`.
  */
+/** The longest credential value, in characters: the handler refuses more, and the element's inputs take no more. */
+export const MAX_CREDENTIAL_LENGTH = 4096;
+
 export const CREDENTIALS = {
   apiKey: { holds: 'text', fields: ['apiKey'], scopes: false },
   basicAuth: { holds: 'fields', fields: ['username', 'password'], scopes: false },

@@ -133,7 +133,9 @@ export async function userClick(el: ConnectProvider, part = 'button'): Promise<v
     type: 'click',
     position: [Math.round(box.left + box.width / 2), Math.round(box.top + box.height / 2)],
   });
-  await resetMouse();
+  // Away, with no button released again: resetMouse's release of the middle button pastes the primary selection into
+  // a focused input on Linux, as a person's middle click would.
+  await sendMouse({ type: 'move', position: [0, 0] });
 }
 
 /** Waits until the element's button is no longer neutral: its connection was read (or NEUTRAL_FOR passed). */

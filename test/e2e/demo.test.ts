@@ -123,7 +123,7 @@ describe('the plain HTML settings page (the list), each outcome', () => {
   it('connects Apollo through its API key form with no popup, then refuses an invalid key on reconnect', async () => {
     const page = await openPage('/vanilla.html');
     const apollo = page.locator(row(page, 'apollo'));
-    const key = apollo.locator('[part=field][name=apiKey]');
+    const key = apollo.locator('[part=field][data-field=apiKey]');
     assert.equal(await key.getAttribute('type'), 'password');
     await key.fill('demo-apollo-key');
     let popups = 0;

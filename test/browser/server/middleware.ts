@@ -549,6 +549,29 @@ export async function testMiddleware(ctx: KoaContext, next: Next): Promise<unkno
         authType: 'jwt',
         oauth2Opts: undefined,
       }));
+    const sendsCredential = /\/connections(\/[^/]+)?$/.test(rest) && (post || ctx.method === 'PATCH');
+    if (mode === 'refuse-secret' && sendsCredential)
+      // The handler's refusal of one credential field, named as it names it: a rule the element cannot check first.
+      return json(
+        ctx,
+        {
+          type: 'about:blank',
+          title: 'Invalid request',
+          status: 400,
+          detail: 'oauth2ClientCredentials.clientSecret is required: a non-blank string',
+          issues: [
+            { detail: 'is required: a non-blank string', in: 'body', name: 'oauth2ClientCredentials.clientSecret' },
+          ],
+        },
+        400,
+      );
+    if (mode === 'too-large' && sendsCredential)
+      return json(ctx, { type: 'about:blank', title: 'Content Too Large', status: 413 }, 413);
+    if (mode === 'slow-form' && sendsCredential) {
+      // The credential reaches the platform 1.5 s after it was sent, whether the browser still waits or not.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return relay(ctx, await callHandler(ctx, body, rest));
+    }
     if (mode === 'html') {
       ctx.type = 'text/html';
       ctx.body = '<!doctype html><title>app</title>';

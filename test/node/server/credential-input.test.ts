@@ -7,12 +7,12 @@ import { HttpProblem } from '../../../src/http/http-problem.js';
 import {
   checkCredentialKind,
   credentialValues,
-  MAX_CREDENTIAL_LENGTH,
   MAX_CUSTOM_INPUTS,
   parseCredential,
   secretForms,
 } from '../../../src/server/credential-input.js';
 import type { BrowserProvider } from '../../../src/shared/provider.js';
+import { MAX_CREDENTIAL_LENGTH } from '../../../src/shared/sign-in.js';
 
 /** The refusal `run` throws: its detail, and its one issue's name and detail. */
 function refusal(run: () => unknown): { detail: string; name: string; issue: string } {
