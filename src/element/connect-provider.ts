@@ -395,7 +395,7 @@ export class ConnectProvider extends LitElement {
     // While the connection is read, neutral: the provider's name, no guess at Connect or Reconnect (and no click until
     // the provider's info is read too). A row never guesses: a connection the read could not tell stays unknown.
     const neutral = this.#rest.reading && !busy;
-    const unknown = existing === undefined && (neutral || (this.compact && this.#rest.failed && !busy));
+    const unknown = existing === undefined && (neutral || (this.compact && !busy));
     const full = this.#text(reconnect ? 'reconnect' : 'connect', provider);
     const label =
       (unknown ? '' : this.compact ? this.#text(reconnect ? 'reconnectShort' : 'connectShort') : full) ||
