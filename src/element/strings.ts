@@ -83,6 +83,16 @@ export interface ConnectStrings {
   disconnectFailed: string;
   /** Said once a disconnect is done. */
   disconnected: string;
+  /** No window can open here: the link way's status line, above the consent link shown as text and as a QR code. */
+  linkWay: string;
+  /** The button that copies the consent link. */
+  copyLink: string;
+  /** Announced once the link is on the clipboard. */
+  copied: string;
+  /** Announced when the browser refuses the clipboard and the link's text is selected instead. */
+  copySelected: string;
+  /** The QR code's accessible name (its description is the link itself). */
+  qrLabel: string;
 }
 
 /** The built-in English, as written (its placeholders checked against every pack's type, src/element/locales.ts). */
@@ -134,6 +144,11 @@ export const ENGLISH = {
   keep: 'Keep',
   disconnectFailed: 'Could not disconnect {provider}. Please try again.',
   disconnected: 'Disconnected from {provider}.',
+  linkWay: 'Open this link in your browser to connect {provider}.',
+  copyLink: 'Copy link',
+  copied: 'Copied',
+  copySelected: 'The link is selected: copy it with your keyboard or menu.',
+  qrLabel: 'QR code of the link to connect {provider}',
 } as const satisfies ConnectStrings;
 
 export const DEFAULT_STRINGS: ConnectStrings = ENGLISH;
