@@ -9,6 +9,7 @@ import { credentialOf, MAX_CREDENTIAL_LENGTH, type CredentialInput, type SignIn 
 import type { Problem } from '../shared/types.js';
 import { isAllowedUrl } from '../shared/url.js';
 import { ConnectError } from './events.js';
+import { displayNameOf } from './localize.js';
 import type { RestState } from './rest-state.js';
 import type { ConnectStrings } from './strings.js';
 
@@ -261,8 +262,10 @@ export class CredentialForm {
   render(): TemplateResult | typeof nothing {
     const fields = this.#fields();
     if (!fields.length) return nothing;
+    // Named by the provider, so the inputs of a list's rows ("API key" in each) are told apart.
     return html`<form
       name=${`connect-${this.#host.provider}`}
+      aria-label=${displayNameOf(this.#host.provider, this.#rest.providerInfo)}
       autocomplete="off"
       novalidate
       aria-busy=${this.sending}

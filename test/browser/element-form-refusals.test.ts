@@ -62,6 +62,8 @@ describe('the credential form: its own form, never the page login', () => {
       const forms = el.shadowRoot!.querySelectorAll('form');
       expect(forms).to.have.length(1);
       expect(forms[0].getAttribute('name')).to.equal(`connect-${provider}`);
+      // Named by the provider: a list's rows each have an "API key" or "Password", told apart by their form.
+      expect(forms[0].getAttribute('aria-label')).to.equal(provider === 'paypal' ? 'PayPal' : 'CloudTalk');
       expect(fields(el).every((f) => f.form === forms[0])).to.equal(true);
       for (const input of fields(el) as HTMLInputElement[]) {
         const name = input.dataset.field!;
@@ -258,5 +260,52 @@ describe('the credential form in each new state is accessible', () => {
     await ended(w);
     await waitUntil(() => field(el, 'clientSecret').getAttribute('aria-invalid') === 'true', 'not marked');
     await expect(el).to.be.accessible();
+  });
+});
+
+describe('a secret in the form’s new states', () => {
+  freshSessionEachTest(() => {});
+
+  it('should leave a refused, once-shown secret and a kept Client ID nowhere but where they belong', async () => {
+    const { el, tag } = await make('paypal', 'refuse-secret');
+    const seen: unknown[] = [];
+    for (const type of ['connect-start', 'connect-error', 'connect-status', 'connect-loaded'])
+      el.addEventListener(type, (e) => seen.push({ type, detail: (e as CustomEvent).detail }));
+    const consoleLines: string[] = [];
+    const originals = { log: console.log, warn: console.warn, error: console.error, info: console.info };
+    for (const name of Object.keys(originals) as Array<keyof typeof originals>)
+      console[name] = (...args: unknown[]) => void consoleLines.push(args.map(String).join(' '));
+    const statuses: string[] = [];
+    const observer = new MutationObserver(() => statuses.push(statusText(el)));
+    observer.observe(el.shadowRoot!, { subtree: true, characterData: true, childList: true, attributes: true });
+    try {
+      const id = await type(el, 'clientId', marker('id'));
+      const secret = await type(el, 'clientSecret', marker('secret'));
+      await userClick(el, 'reveal');
+      const w = watch(el);
+      await userClick(el);
+      await ended(w);
+      await waitUntil(() => field(el, 'clientSecret').getAttribute('aria-invalid') === 'true', 'not marked');
+      const log = await serverLog(tag);
+      expect(log.filter((r) => r.body.includes(secret)).map((r) => `${r.method} ${r.path}`)).to.deep.equal([
+        'POST /api/connect/connections',
+      ]);
+      const everywhere = [
+        el.outerHTML,
+        el.shadowRoot!.innerHTML,
+        JSON.stringify(seen),
+        JSON.stringify(el.error ?? null),
+        JSON.stringify(el.connection ?? null),
+        ...consoleLines,
+        ...statuses,
+        ...log.map((r) => r.answer ?? ''),
+      ].join('\n');
+      expect(everywhere.includes(secret), 'the secret leaked').to.equal(false);
+      expect(everywhere.includes(id), 'the Client ID leaked').to.equal(false);
+      expect(fields(el).map((f) => f.value)).to.deep.equal([id, '']);
+    } finally {
+      observer.disconnect();
+      Object.assign(console, originals);
+    }
   });
 });
