@@ -18,7 +18,12 @@ export const EVENTS = [
 ] as const;
 
 /** What a page with <connect-integrations> hears: the list's own event, and every row's (they bubble out of it). */
-export const LIST_EVENTS = [...EVENTS, 'connect-integrations-loaded'] as const;
+export const LIST_EVENTS = [
+  ...EVENTS,
+  'connect-integrations-loaded',
+  'connect-integrations-change',
+  'connect-integrations-error',
+] as const;
 
 /** The languages of the switch, each named in itself. */
 export const LANGUAGES = { en: 'English', de: 'Deutsch', ar: 'العربية', ja: '日本語' } as const;
@@ -51,6 +56,10 @@ export interface PageTexts {
    * row has a workspace input, so the key changes no other row. Per language: `strings` wins over the pack.
    */
   strings: Partial<ConnectStrings>;
+  /** The page's own summary line, fed by the list's events: while loading, once counted, when loading failed. */
+  loading: string;
+  counted: (connected: number, total: number, attention: number) => string;
+  failed: string;
 }
 
 // The German, Arabic and Japanese texts of the demo's own page were written for the demo; the element's texts come
@@ -74,6 +83,10 @@ export const TEXTS: Record<Language, PageTexts> = {
       clariCopilot: 'Summarize meetings (an API key and secret).',
     },
     strings: { workspace: '{provider} subdomain' },
+    loading: 'Loading…',
+    counted: (connected, total, attention) =>
+      `${connected} of ${total} connected${attention ? ` · ${attention} need${attention === 1 ? 's' : ''} attention` : ''}`,
+    failed: 'Your integrations could not be loaded.',
   },
   de: {
     title: 'Integrationen',
@@ -91,6 +104,10 @@ export const TEXTS: Record<Language, PageTexts> = {
       clariCopilot: 'Meetings zusammenfassen (API-Schlüssel und Secret).',
     },
     strings: { workspace: '{provider}-Subdomain' },
+    loading: 'Wird geladen…',
+    counted: (connected, total, attention) =>
+      `${connected} von ${total} verbunden${attention ? ` · ${attention} erfordern Aufmerksamkeit` : ''}`,
+    failed: 'Ihre Integrationen konnten nicht geladen werden.',
   },
   ar: {
     title: 'عمليات التكامل',
@@ -108,6 +125,10 @@ export const TEXTS: Record<Language, PageTexts> = {
       clariCopilot: 'تلخيص الاجتماعات (مفتاح API ومفتاح سري).',
     },
     strings: { workspace: 'النطاق الفرعي في {provider}' },
+    loading: 'جارٍ التحميل…',
+    counted: (connected, total, attention) =>
+      `المتصلة: ${connected} من ${total}${attention ? ` · تحتاج إلى انتباه: ${attention}` : ''}`,
+    failed: 'تعذّر تحميل عمليات التكامل.',
   },
   ja: {
     title: '連携サービス',
@@ -125,6 +146,10 @@ export const TEXTS: Record<Language, PageTexts> = {
       clariCopilot: '会議を要約します（API キーとシークレット）。',
     },
     strings: { workspace: '{provider} のサブドメイン' },
+    loading: '読み込み中…',
+    counted: (connected, total, attention) =>
+      `${total} 件中 ${connected} 件が連携済み${attention ? ` · 要対応 ${attention} 件` : ''}`,
+    failed: '連携サービスを読み込めませんでした。',
   },
 };
 
@@ -207,12 +232,13 @@ export function entry(event: Event, source = sourceOf(event)): TimelineEntry {
   const tone =
     type === 'connect-success'
       ? 'ok'
-      : type === 'connect-error'
+      : type === 'connect-error' || type === 'connect-integrations-error'
         ? 'bad'
         : type === 'connect-cancel' ||
             type === 'connect-loaded' ||
             type === 'connect-disconnect' ||
-            type === 'connect-integrations-loaded'
+            type === 'connect-integrations-loaded' ||
+            type === 'connect-integrations-change'
           ? 'muted'
           : 'info';
   return {

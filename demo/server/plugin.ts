@@ -53,9 +53,12 @@ async function connectThroughConsent(baseUrl: string, apiKey: string, user: Conn
   if (answer.status !== 303) throw new Error(`the emulator's consent page answered ${answer.status}`);
 }
 
+/** Chosen in the switch: nobody is signed in, and the connect routes answer 401 (the list shows its signed-out state). */
+const SIGNED_OUT = 'out';
+
 function userOf(cookie: string | null | undefined): string {
   const id = /(?:^|;\s*)demo_user=(\w+)/.exec(cookie ?? '')?.[1];
-  return id && id in USERS ? id : 'ada';
+  return id && (id in USERS || id === SIGNED_OUT) ? id : 'ada';
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -103,7 +106,7 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
         baseUrl,
         project,
         allowDisconnect: true,
-        authorize: (request) => USERS[userOf(request.headers.get('cookie'))],
+        authorize: (request) => USERS[userOf(request.headers.get('cookie'))] ?? null,
       });
       const connect = toNodeListener(handler);
 
@@ -111,7 +114,7 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
       server.middlewares.use('/api/session', (req: IncomingMessage, res: ServerResponse) => {
         if (req.method === 'POST') {
           const user = new URL(req.url ?? '/', 'http://x').searchParams.get('user') ?? '';
-          if (!(user in USERS))
+          if (!(user in USERS) && user !== SIGNED_OUT)
             return sendJson(res, 400, {
               type: 'about:blank',
               title: 'Bad Request',
@@ -123,7 +126,10 @@ export function connectDemo(options: DemoOptions = {}): Plugin {
         const user = userOf(req.headers.cookie);
         sendJson(res, 200, {
           user,
-          users: Object.fromEntries(Object.entries(USERS).map(([id, u]) => [id, u.label])),
+          users: {
+            ...Object.fromEntries(Object.entries(USERS).map(([id, u]) => [id, u.label])),
+            [SIGNED_OUT]: 'Nobody (signed out)',
+          },
           platform,
         });
       });
