@@ -90,6 +90,16 @@ export function langOf(element: Element): string {
   return '';
 }
 
+/** The `dir` that applies to `element`: its own, else the nearest ancestor's (across shadow roots); '' when none. */
+export function dirOf(element: Element): string {
+  for (let node: (Node & { dir?: string; host?: Element }) | null = element; node; node = node.parentNode ?? node.host!)
+    if (node.dir) return node.dir;
+  return '';
+}
+
+/** Languages written right to left (a pack of one is read right to left where the page sets no `dir`). */
+export const isRightToLeft = (lang: string): boolean => /^(ar|he|iw|fa|ur|ps|yi|dv|ckb|sd|ug)\b/i.test(lang);
+
 /**
  * Calls `listener` when a pack registers or a `lang` attribute changes anywhere in the document (one observer for
  * the page, made by the first element that listens). Returns the way to stop.
@@ -99,7 +109,7 @@ export function onLocaleChange(listener: () => void): () => void {
   if (!registry.observing) {
     registry.observing = true;
     new MutationObserver(() => registry.listeners.forEach((each) => each())).observe(document, {
-      attributeFilter: ['lang'],
+      attributeFilter: ['lang', 'dir'],
       subtree: true,
     });
   }

@@ -72,7 +72,7 @@ describe('<connect-provider> in either direction', () => {
     </div>`)) as HTMLElement;
     const el = wrapper.querySelector('connect-provider')!;
     await waitUntil(() => el.shadowRoot!.querySelector('[part=field]'), 'no input');
-    const label = el.shadowRoot!.querySelector('label span')!;
+    const label = el.shadowRoot!.querySelector('label')!;
     const range = document.createRange();
     range.selectNodeContents(label);
     const words = range.getBoundingClientRect();
@@ -98,5 +98,42 @@ describe('<connect-provider> in either direction', () => {
       expect(box(el, part).right, `${part} within 320 px`).to.be.at.most(outer.right + 0.5);
     expect(el.getBoundingClientRect().width).to.be.at.most(320);
     expect(wrapper.scrollWidth).to.be.at.most(320);
+  });
+});
+
+describe('<connect-provider> direction from its language', () => {
+  let group: string;
+  freshSessionEachTest((session) => ({ group } = session));
+
+  it('should read right to left in a right-to-left language where the page sets no dir, and follow a dir set', async () => {
+    await seedConnection(group, 'slack', 'allow');
+    const wrapper = (await fixture(html`<div lang="he" style="width: 600px">
+      <connect-provider endpoint="/api/connect" provider="slack" disconnectable></connect-provider>
+    </div>`)) as HTMLElement;
+    const el = wrapper.querySelector('connect-provider')!;
+    await waitUntil(() => el.getAttribute('connection-status') === 'working', 'not read');
+    await el.updateComplete;
+    expect(getComputedStyle(button(el)).direction).to.equal('rtl');
+    expect(box(el, 'disconnect').right, 'Disconnect to the left').to.be.lessThan(box(el, 'button').left);
+    // The page's own dir wins.
+    wrapper.dir = 'ltr';
+    await waitUntil(() => getComputedStyle(button(el)).direction === 'ltr', 'the page dir did not win');
+    wrapper.removeAttribute('dir');
+    wrapper.lang = 'en';
+    await waitUntil(() => getComputedStyle(button(el)).direction === 'ltr', 'English did not read left to right');
+  });
+
+  it('should isolate a name that ends in punctuation, so it keeps its order in a text of the other direction', async () => {
+    const el = (await fixture(
+      html`<connect-provider lang="ar" dir="rtl" endpoint="/nowhere" provider="yahoo!"></connect-provider>`,
+    )) as ConnectProvider;
+    const label = () => el.shadowRoot!.querySelector('[part=button] slot')!.textContent!;
+    // Once the read answered (a backend without the routes: at once), the label is a text with the name in it.
+    await waitUntil(() => label() !== 'Yahoo!', 'no label but the name');
+    expect(label()).to.include('\u2068Yahoo!\u2069');
+    // A name of letters alone needs no isolation.
+    el.provider = 'slack';
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('[part=button] slot')!.textContent).to.not.include('\u2068');
   });
 });
