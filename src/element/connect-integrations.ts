@@ -13,6 +13,7 @@ import {
   pickConnection,
   readConnections,
   requestAtRest,
+  sharesConnections,
   warnsItself,
   type ConnectionList,
 } from './page-reads.js';
@@ -419,7 +420,12 @@ export class ConnectIntegrations extends LitElement {
       (data) => ({ data }),
       (error: unknown) => ({ error }),
     );
-    const connections = readConnections(endpoint, headers);
+    // After a failure, a read another element asked before (it may have left before the user signed in) is not the
+    // last word: once it failed, the list asks again.
+    const stale = this.connections !== 'read' && this.connections !== 'reading' && sharesConnections(endpoint);
+    const connections = readConnections(endpoint, headers).then((list) =>
+      stale && list === undefined ? readConnections(endpoint, headers) : list,
+    );
     const answer = await integrations;
     if (id !== this.#readId) return;
     let entries: IntegrationEntry[] | undefined;

@@ -61,6 +61,15 @@ export function connectionsFailure(endpoint: string): BackendError | undefined {
 }
 
 /**
+ * readConnections would now share a read asked earlier: one in flight, or answered less than REUSE_FOR ago. (A read
+ * in flight may have left before what it answers changed: the user signed in meanwhile.)
+ */
+export function sharesConnections(endpoint: string): boolean {
+  const key = endpointKey(endpoint);
+  return lists.has(key) && !(Date.now() - answeredAt.get(key)! >= REUSE_FOR);
+}
+
+/**
  * The endpoint's shared reads no longer warn that it is not a connect backend: the caller (the list) tells the
  * developer itself, once, naming its own routes.
  */
