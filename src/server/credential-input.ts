@@ -79,23 +79,26 @@ export function checkCredentialKind(info: BrowserProvider, sent: CredentialKind 
   throw refused(sent, `is not what ${info.name} takes: it ${how}`);
 }
 
-/** The kinds that hold a username and a password, which basic auth could carry together (basicAuth, oauth2 password). */
-const USER_AND_PASSWORD = CREDENTIAL_KINDS.filter((kind) => {
-  const fields: readonly string[] = CREDENTIALS[kind].fields;
-  return fields.includes('username') && fields.includes('password');
-});
+/** The pairs of fields a platform could send together as basic auth (`first:second`, base64): user and password, client. */
+const PAIRS = [
+  ['username', 'password'],
+  ['clientId', 'clientSecret'],
+] as const;
 
 /**
- * The texts a platform's error could repeat a credential as: each value as sent, JSON-escaped (inside a JSON text),
- * and a username and password as basic auth carries them (`user:pass` in base64), each once and none empty (an empty
- * value is none). Hidden in any case and URL-encoded by the redactor (redact.ts).
+ * The secrets of a credential, to hide wherever a platform's text could repeat them: each value, and each pair basic
+ * auth carries (`username:password`, `clientId:clientSecret`), each once and none empty. The hider (secret-hider.ts)
+ * hides each in every encoding.
  */
 export function secretForms(credential: Credential): string[] {
-  const forms = credentialValues(credential).flatMap((value) => [value, JSON.stringify(value).slice(1, -1)]);
-  for (const kind of USER_AND_PASSWORD) {
-    const pair: unknown = credential[kind];
-    if (isRecord(pair))
-      forms.push(btoa(String.fromCharCode(...new TextEncoder().encode(`${pair.username}:${pair.password}`))));
+  const forms = credentialValues(credential);
+  for (const kind of CREDENTIAL_KINDS) {
+    const fields: unknown = credential[kind];
+    if (!isRecord(fields)) continue;
+    for (const [first, second] of PAIRS) {
+      if (typeof fields[first] === 'string' && typeof fields[second] === 'string')
+        forms.push(`${fields[first]}:${fields[second]}`);
+    }
   }
   return [...new Set(forms)];
 }

@@ -8,7 +8,7 @@ import type { Connection } from '../shared/types.js';
 import { groupRefOf } from './connection.js';
 import type { Credential, CredentialKind } from '../shared/sign-in.js';
 import { secretForms } from './credential-input.js';
-import { createRedactor } from './redact.js';
+import { createSecretHider } from './secret-hider.js';
 import type { ConnectFields } from './input.js';
 import type { ConnectHandlerOptions, ConnectUser, ResolvedOptions } from './options.js';
 import { HttpProblem } from '../http/http-problem.js';
@@ -91,12 +91,13 @@ export function createPlatform(
   }
 
   /**
-   * A failure of a call that carried a credential, with every value of it hidden (as typed and URL-encoded) in the
-   * browser's problem, the log line and the error onError gets, even where the platform's text repeats it.
+   * A failure of a call that carried a credential, with every value of it hidden (in every encoding, and any run of 12
+   * characters: secret-hider.ts) in the browser's problem, the log line and the error onError gets, even where the
+   * platform's text repeats it.
    */
   function credentialFault(error: unknown, operation: string, credential: Credential): HttpProblem {
     const secrets = secretForms(credential);
-    const hide = createRedactor(secrets);
+    const hide = createSecretHider(secrets);
     const hiding = Object.assign((text: string) => scrub(hide(text)), {
       isClean: (text: string) => hide(text) === text && scrub.isClean(text),
     });

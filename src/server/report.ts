@@ -5,13 +5,17 @@ import { pathnameOf } from '../http/http-problem.js';
 import type { ConnectHandlerErrorInfo, ConnectHandlerOptions } from './options.js';
 import type { ServerFault } from './handler-problems.js';
 import { createRedactor, reportedError } from './redact.js';
+import { createSecretHider } from './secret-hider.js';
 
 export type Reporter = (fault: ServerFault, request: Request, status: number) => void;
 
 export function createReporter(apiKey: string, onError: ConnectHandlerOptions['onError']): Reporter {
   const log = onError ?? ((info: ConnectHandlerErrorInfo) => console.error(`[connect-provider] ${info.message}`));
   return function report(fault, request, status) {
-    const redact = createRedactor([apiKey, ...fault.secrets]);
+    // The key as it is and URL-encoded; a credential the request carried in every form (secret-hider.ts).
+    const redactKey = createRedactor([apiKey]);
+    const hide = createSecretHider(fault.secrets);
+    const redact = (text: string) => hide(redactKey(text));
     const method = request.method;
     const path = pathnameOf(request) ?? '';
     const message = redact(`${method} ${path.slice(0, 200)} answered ${status}: ${fault.logMessage}`).replace(

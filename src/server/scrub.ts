@@ -29,7 +29,8 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-function base64Forms(secret: string): string[] {
+/** The characters of a secret's base64 (standard and URL-safe) that depend on its bytes only, at each alignment. */
+export function base64Forms(secret: string): string[] {
   // The key inside a longer encoded text: at each of the 3 byte alignments,
   // the characters that depend on the key's bytes only.
   const bytes = new TextEncoder().encode(secret);
@@ -44,7 +45,8 @@ function base64Forms(secret: string): string[] {
   return forms.filter((f) => f.length >= 6).flatMap((f) => [f, f.replace(/\+/g, '-').replace(/\//g, '_')]);
 }
 
-function hexOf(secret: string): string {
+/** A secret's UTF-8 bytes in hex. */
+export function hexOf(secret: string): string {
   return [...new TextEncoder().encode(secret)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
