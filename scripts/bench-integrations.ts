@@ -2,8 +2,10 @@
 // the same page built from as many <connect-provider> elements placed by hand (one per provider, as a host lays out
 // its own page), in Chromium against the emulator through the real handler. Rows: the backend requests each page
 // makes at load (the list: its integrations and the caller's connections, no provider request; the elements: the
-// connections once and one provider read per provider), and ms from navigation to connect-integrations-loaded (the
-// list) or to the page's last backend answer (the elements: each is at rest once its reads answered).
+// connections once and one provider read per provider), its round trips (how many times the page waited for an
+// answer before asking again: a request that starts after every earlier one answered begins a new trip; the list
+// asks for both at once, one trip), and ms from navigation to connect-integrations-loaded (the list) or to the
+// page's last backend answer (the elements: each is at rest once its reads answered).
 //
 // The emulator's project `demo` has 10 integrations; the 20-row page needs 20. The emulator has no operation that
 // creates an integration, so the bench gives it a data file (its public `dataFile` option): the emulator seeds the
@@ -48,7 +50,26 @@ const MORE_PROVIDERS = [
 type Kind = 'integrations' | 'connections' | 'providers' | 'other';
 interface Load {
   requests: Record<Kind, number>;
+  /** Round trips at load (see roundTrips). */
+  trips: number;
   ms: number;
+}
+
+/** When the page asked a backend request and when its answer ended (ms, the page's clock). */
+interface Timed {
+  start: number;
+  end: number;
+}
+
+/** How many times the page waited for an answer before asking again: a request after every earlier one answered. */
+export function roundTrips(requests: Timed[]): number {
+  let trips = 0;
+  let answeredBy = -Infinity;
+  for (const { start, end } of [...requests].sort((a, b) => a.start - b.start)) {
+    if (start >= answeredBy) trips++;
+    answeredBy = Math.max(answeredBy, end);
+  }
+  return trips;
 }
 
 /** An emulator whose project `demo` has an integration for every provider of the catalog, on a data file of its own. */
@@ -183,7 +204,6 @@ export async function benchIntegrations(element: Uint8Array): Promise<Row[]> {
           );
           const shown = await tab.evaluate(() =>
             [...document.querySelector('connect-integrations')!.shadowRoot!.querySelectorAll('li[part~=row]')].map(
-              // A row's element has its provider as a property (the list sets it), not as an attribute.
               (row) => row.querySelector<HTMLElement & { provider?: string }>('connect-provider')?.provider ?? null,
             ),
           );
@@ -213,7 +233,15 @@ export async function benchIntegrations(element: Uint8Array): Promise<Row[]> {
             .map((e) => (e as PerformanceResourceTiming).responseEnd);
           return Math.max(...answers);
         }, kind === 'list');
-        return { requests: { ...requests }, ms };
+        // The page's own clock: when it asked each backend request (whatever the browser's connection limit made it
+        // wait) and when the answer ended.
+        const timed: Timed[] = await tab.evaluate(() =>
+          performance
+            .getEntriesByType('resource')
+            .filter((e) => new URL(e.name).pathname.includes('/api/connect/'))
+            .map((e) => ({ start: e.startTime, end: (e as PerformanceResourceTiming).responseEnd })),
+        );
+        return { requests: { ...requests }, trips: roundTrips(timed), ms };
       } finally {
         await context.close();
       }
@@ -250,6 +278,16 @@ export async function benchIntegrations(element: Uint8Array): Promise<Row[]> {
         `${counted(hands, 'connections')}, ${counted(hands, 'providers')}${extra(hands)}${
           hands.some((l) => l.requests.integrations) ? `, integrations ${counted(hands, 'integrations')}` : ''
         }`,
+      ]);
+      rows.push([
+        `page load: <connect-integrations> of ${count} rows, round trips (median, max of ${LOADS})`,
+        String(median(lists.map((l) => l.trips))),
+        String(Math.max(...lists.map((l) => l.trips))),
+      ]);
+      rows.push([
+        `page load: ${count} <connect-provider> placed by hand, round trips (median, max of ${LOADS})`,
+        String(median(hands.map((l) => l.trips))),
+        String(Math.max(...hands.map((l) => l.trips))),
       ]);
       rows.push([
         `page load: <connect-integrations> of ${count} rows, ms to connect-integrations-loaded (median, max of ${LOADS})`,
