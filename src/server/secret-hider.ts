@@ -99,7 +99,14 @@ function markRuns(text: string, forms: readonly string[], marks: Uint8Array): vo
         const list = starts.get(hash);
         if (!list) return;
         const run = form.slice(at, at + width);
-        for (const start of list) if (text.startsWith(run, start)) marks.fill(1, start, start + width);
+        // Each start is marked once and then forgotten: a text or a secret of one repeated character stays linear.
+        const left = list.filter((start) => {
+          if (!text.startsWith(run, start)) return true;
+          marks.fill(1, start, start + width);
+          return false;
+        });
+        if (left.length === 0) starts.delete(hash);
+        else if (left.length < list.length) starts.set(hash, left);
       });
     }
   }
