@@ -11,7 +11,7 @@ import de from '../../src/locales/de.js';
 import { freshSessionEachTest } from './helpers.js';
 
 // Packs that say which one spoke: the rule under test is which pack is chosen, not what it says.
-registerLocale('xa', { connect: 'xa {provider}', empty: 'xa empty' });
+registerLocale('xa', { connect: 'xa {provider}', connectShort: 'xa', empty: 'xa empty' });
 registerLocale('xc', { connect: 'xc {provider}' });
 
 const label = (el: ConnectProvider) => el.shadowRoot!.querySelector('[part=button] slot')!.textContent!.trim();
@@ -40,7 +40,9 @@ describe('<connect-provider> languages', () => {
     ).querySelector('connect-integrations') as ConnectIntegrations;
     await waitUntil(() => list.shadowRoot!.querySelector('connect-provider'), 'no row');
     const row = list.shadowRoot!.querySelector('connect-provider')!;
-    await waitUntil(() => label(row) === 'xa Slack', label(row));
+    // A row's label is the short one; its accessible name the whole text, both of the row's language.
+    await waitUntil(() => label(row) === 'xa', label(row));
+    expect(row.shadowRoot!.querySelector('[part=button]')!.getAttribute('aria-label')).to.equal('xa Slack');
   });
 
   it('should switch when its lang or an ancestor’s changes', async () => {
