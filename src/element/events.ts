@@ -27,6 +27,17 @@ export interface ConnectStartDetail extends ConnectDetailBase {
 export interface ConnectPopupDetail extends ConnectDetailBase {
   url: string;
 }
+/**
+ * Why no window can open, so the element shows the link (the link way): `blocked`, the fallback's own click opened
+ * none; `sandboxed`, the element's frame is sandboxed without allow-popups (read before trying); `webview`, an
+ * Android WebView (its user agent's documented `; wv)` marker), where providers such as Google refuse OAuth.
+ */
+export type LinkReason = 'blocked' | 'sandboxed' | 'webview';
+export interface ConnectLinkDetail extends ConnectDetailBase {
+  /** The consent link, as secret as the popup's URL. */
+  url: string;
+  reason: LinkReason;
+}
 export interface ConnectConnectionDetail extends ConnectDetailBase {
   connectionId: string;
 }
@@ -58,6 +69,7 @@ export interface ConnectEventDetails {
   'connect-start': ConnectStartDetail;
   'connect-popup': ConnectPopupDetail;
   'connect-popup-blocked': ConnectPopupDetail;
+  'connect-link': ConnectLinkDetail;
   'connect-connection': ConnectConnectionDetail;
   'connect-status': ConnectStatusDetail;
   'connect-success': ConnectSuccessDetail;

@@ -25,12 +25,13 @@ import {
   type ConnectErrorCode,
   type ConnectEventDetails,
   type DetailWithoutProvider,
+  type LinkReason,
 } from './events.js';
 import { failureMessages } from './developer-messages.js';
 import { Lifetime } from './lifetime.js';
 import { accepts, isBusy, isFinal, transition, type FlowState, type StateName } from './machine.js';
 import { judgeMessage, readCompletion } from './message-gate.js';
-import { Popup } from './popup.js';
+import { noWindowHere, Popup } from './popup.js';
 import { Poller } from './poller.js';
 import { pollRetries, SEVERED_POLL, urlRetries } from './timing.js';
 
@@ -77,6 +78,8 @@ export class Flow {
   /** The caller's connections the backend listed when the flow began (undefined: it could not list them). */
   #listedAtStart?: Promise<Baseline | undefined>;
   #lastStatus?: string;
+  /** Why no window can open, known before trying: the link way without a doomed window. */
+  #noWindow?: LinkReason;
   #host: FlowHost;
   #config: FlowConfig;
   /** Before the URL is known the user looks at a blank popup: retries fit in seconds. */
@@ -157,7 +160,8 @@ export class Flow {
     if (!this.#is('requesting')) return;
     this.#holdUntilEnd();
     this.#lifetime.listen(window, 'message', (event) => this.#onMessage(event as MessageEvent));
-    this.#popup.openBlank(this.#config.popupText);
+    this.#noWindow = noWindowHere();
+    if (!this.#noWindow) this.#popup.openBlank(this.#config.popupText);
     this.#watchPopup();
     this.#listedAtStart = this.#read(this.#connectionId, this.#urlPolicy).then(listedBaseline, () => undefined);
     void this.#requestUrl();
@@ -240,23 +244,26 @@ export class Flow {
   openBlocked(): void {
     const state = this.#state;
     if (state.name !== 'blocked') return;
-    if (!this.#popup.open(state.url)) {
-      // A real click that still opens nothing: popups are impossible here (a sandboxed frame, a strict setting).
-      this.#host.warn(
-        "no popup opens even on a click: an iframe's sandbox needs allow-popups and allow-popups-to-escape-sandbox",
-      );
-      const detail = { code: 'invalid_config', message: 'this page cannot open the sign-in window' } as const;
-      const error = new ConnectError(detail.code, detail.message);
-      const to = { name: transition(state.name, 'fail'), error, from: state.name, noPopups: true };
-      return this.#enter(to, 'connect-error', detail);
-    }
+    // A real click that still opens nothing: popups are impossible here (a sandboxed frame, a strict setting).
+    if (!this.#popup.open(state.url)) return this.#showLink(state.url, 'blocked');
     this.#enter({ name: transition(state.name, 'opened') }, 'connect-popup', { url: state.url });
     this.#watchPopup();
   }
 
-  /** The "stop waiting" control of a severed popup: the user closed it on purpose. */
+  /** The link way (EFFECTS.linked): no window can open, so the element shows the link; the backend is asked as severed. */
+  #showLink(url: string, reason: LinkReason): void {
+    const { name } = this.#state;
+    if (!accepts(name, 'link')) return;
+    if (reason !== 'webview')
+      this.#host.warn("no popup can open: an iframe's sandbox needs allow-popups and allow-popups-to-escape-sandbox");
+    this.#enter({ name: transition(name, 'link'), url, reason }, 'connect-link', { url, reason });
+    if (this.#is('linked')) this.#poller.pollNow();
+  }
+
+  /** The "stop waiting" control: a severed popup closed on purpose, or the link way given up. */
   stopWaiting(): void {
     if (this.#is('severed')) this.cancel('popup_closed');
+    if (this.#is('linked')) this.cancel('cancelled');
   }
 
   /** Watches the popup from the moment it opens until the flow knows its connection. */
@@ -342,6 +349,7 @@ export class Flow {
     if (!isAllowedUrl(url)) return this.fail('invalid_url', 'no https URL');
     // Compared as is with event.origin: anything but an origin never matches.
     this.#trustedOrigins.add(record?.messageOrigin as string);
+    if (this.#noWindow) return this.#showLink(url, this.#noWindow);
     if (!this.#popup.opened)
       return this.#enter({ name: transition(name, 'blocked'), url }, 'connect-popup-blocked', { url });
     // Closed while the backend answered: the user gave up; no connect-popup for a closed window.
@@ -369,9 +377,9 @@ export class Flow {
     } catch (error) {
       return this.#failWith(error);
     }
-    if (this.#is('severed')) {
+    if (this.#is('severed', 'linked')) {
       const baseline = await this.#baselineNow();
-      if (!this.#is('severed')) return this.#poller.pollNow();
+      if (!this.#is('severed', 'linked')) return this.#poller.pollNow();
       const found = connections.find((c) => this.#takes(c, baseline));
       if (found) this.#found(found.id, found);
       // A backend with no list route cannot tell of a new connection: then only messages and the grace remain.

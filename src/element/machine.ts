@@ -5,7 +5,7 @@
 // that may receive an input in a state with no such move (a late answer, a
 // second click) checks `accepts()` first.
 import type { Connection } from '../shared/types.js';
-import type { ConnectError, ConnectEventDetails } from './events.js';
+import type { ConnectError, ConnectEventDetails, LinkReason } from './events.js';
 
 /** What happens to a flow. */
 export type FlowInput =
@@ -14,6 +14,7 @@ export type FlowInput =
   | 'opened' // the popup went to the OAuth URL
   | 'blocked' // the browser blocked the popup: the fallback button is shown
   | 'closed' // the popup reads closed with no outcome: maybe severed by the provider's COOP
+  | 'link' // no window can open here: the link is shown to open elsewhere (the link way)
   | 'found' // the flow's connection is known: verify it
   | 'working'
   | 'refused' // the connection ended bad_credentials
@@ -24,10 +25,11 @@ const ENDS = { fail: 'error', cancel: 'cancelled' } as const;
 
 export const MACHINE = {
   idle: { start: 'requesting', submit: 'submitting', ...ENDS },
-  requesting: { opened: 'authorizing', blocked: 'blocked', ...ENDS },
-  blocked: { opened: 'authorizing', ...ENDS },
+  requesting: { opened: 'authorizing', blocked: 'blocked', link: 'linked', ...ENDS },
+  blocked: { opened: 'authorizing', link: 'linked', ...ENDS },
   authorizing: { closed: 'severed', found: 'verifying', ...ENDS },
   severed: { found: 'verifying', ...ENDS },
+  linked: { found: 'verifying', ...ENDS },
   submitting: { found: 'verifying', ...ENDS },
   verifying: { working: 'working', refused: 'bad_credentials', ...ENDS },
   working: {},
@@ -55,6 +57,8 @@ export type FlowState =
   | { name: 'blocked'; url: string }
   | { name: 'authorizing' }
   | { name: 'severed' }
+  /** No window can open (`reason`): the element shows `url` as text and as a QR code, and polls as severed does. */
+  | { name: 'linked'; url: string; reason: LinkReason }
   | { name: 'submitting' }
   | { name: 'verifying' }
   | { name: 'working'; connection: Connection }
@@ -80,7 +84,7 @@ export type Effect =
   | 'requestUrl' // the OAuth URL: the popup goes to it (authorizing), or the flow reads blocked
   | 'sendCredential' // the typed credential (create: with the provider and inputs), held only by this request
   | 'waitGrace' // closed-grace, then popup_closed, unless the flow's connection is found first
-  | 'pollNow' // the backend asked at once (severed: then every SEVERED_POLL intervals while it can list)
+  | 'pollNow' // the backend asked at once (severed, linked: then every SEVERED_POLL intervals while it can list)
   | 'verify'; // the connection's status, polled quickly at first (QUICK_POLLS), until working or bad_credentials
 
 /** A row of EFFECTS: the event a state tells on entering it, then the effects it starts, in order. */
@@ -98,12 +102,14 @@ export interface StateEffects {
  * (test/node/element/flow*.test.ts) hold the flow to this table. What each state holds until the end:
  * - requesting: the time limit, the page's listeners, the message listener, the popup and its watch, the URL's
  *   request and the baseline's read. The popup closed before the URL came is a plain cancel (popup_closed).
- * - blocked: the same but the popup; the element shows a button whose click opens it (openBlocked), or ends
- *   invalid_config when even a click opens none.
+ * - blocked: the same but the popup; the element shows a button whose click opens it (openBlocked), or shows the
+ *   link (linked) when even a click opens none.
  * - authorizing: the popup and its watch again. Closed now is ambiguous (a provider page's COOP makes it read
  *   closed while it is open): severed.
  * - severed: polls for the caller's own matching connection appeared or changed, and the grace timer; a message
  *   still counts. Nothing found when the grace ends: popup_closed.
+ * - linked: no window can open (blocked and the fallback's click opened none, or known before: the click opened
+ *   none): the time limit, the page's listeners, and the polls as severed, until the time limit; no grace, no popup.
  * - submitting: the time limit, the page's listeners and the credential's request; no popup, no messages.
  * - verifying: the polls (and a popup's message listener); working or bad_credentials end it.
  */
@@ -113,6 +119,7 @@ export const EFFECTS = {
   blocked: { tells: 'connect-popup-blocked' },
   authorizing: { tells: 'connect-popup', entry: ['watchPopup'] },
   severed: { entry: ['waitGrace', 'pollNow'] },
+  linked: { tells: 'connect-link', entry: ['pollNow'] },
   submitting: { entry: ['holdUntilEnd', 'sendCredential'] },
   verifying: { tells: 'connect-connection', entry: ['verify'] },
   working: { tells: 'connect-success' },
@@ -138,10 +145,10 @@ export const isFinal = (name: StateName): name is FinalName => Object.keys(MACHI
 /** A flow that runs (a click then does nothing). */
 export const isBusy = (name: StateName): name is ActiveName => name !== 'idle' && !isFinal(name);
 
-/** The public `state` (docs/element.md): the two waiting states read `authorizing`; sending a form, `requesting`. */
-export type ConnectState = Exclude<StateName, 'blocked' | 'severed' | 'submitting'>;
+/** The public `state` (docs/element.md): the three waiting states read `authorizing`; sending a form, `requesting`. */
+export type ConnectState = Exclude<StateName, 'blocked' | 'severed' | 'linked' | 'submitting'>;
 
 export function publicState(name: StateName): ConnectState {
-  if (name === 'blocked' || name === 'severed') return 'authorizing';
+  if (name === 'blocked' || name === 'severed' || name === 'linked') return 'authorizing';
   return name === 'submitting' ? 'requesting' : name;
 }

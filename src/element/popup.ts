@@ -2,10 +2,22 @@
 // the opener, told what is happening while the URL is fetched, sent to the
 // URL, and watched until it reads closed (docs/choices.md). A window name of
 // one flow only: two flows never share, reuse or close each other's popup.
+import type { LinkReason } from './events.js';
 import type { Lifetime } from './lifetime.js';
 import { CLOSED_CHECK } from './timing.js';
 
 let popups = 0;
+
+/**
+ * Why no window can open here, when the page can tell before trying (docs/element.md, "Iframes and popup policies"):
+ * the element's own frame is an iframe sandboxed without allow-popups (readable when the frame is same-origin with its
+ * parent), or the browser is an Android WebView (the `; wv)` its user agent carries by Android's documented format).
+ */
+export function noWindowHere(): LinkReason | undefined {
+  const sandbox = (frameElement as HTMLIFrameElement | null)?.sandbox;
+  if (sandbox?.length && !sandbox.contains('allow-popups')) return 'sandboxed';
+  return /; wv\)/.test(navigator.userAgent) ? 'webview' : undefined;
+}
 
 export interface PopupSize {
   width: number;

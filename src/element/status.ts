@@ -21,6 +21,7 @@ export const refusesProvider = (problem?: Problem): boolean =>
 export function flowStatusKey(state: FlowState): keyof ConnectStrings | undefined {
   if (state.name === 'idle' || state.name === 'working') return undefined;
   if (state.name === 'severed') return 'waiting';
+  if (state.name === 'linked') return 'linkWay';
   if (state.name === 'submitting') return 'requesting';
   if (state.name !== 'error') return state.name;
   const { code, problem } = state.error;

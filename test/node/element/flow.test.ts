@@ -88,7 +88,9 @@ class FakeBackend {
 class FakePage {
   window = new EventTarget();
   document = Object.assign(new EventTarget(), { hidden: false });
-  navigator = { onLine: true };
+  navigator = { onLine: true, userAgent: 'Mozilla/5.0 (X11; Linux x86_64)' };
+  /** The page's own frame: null at the top; a sandboxed iframe's element (its sandbox flags) inside one. */
+  frameElement: { sandbox: Set<string> & { contains(token: string): boolean; length: number } } | null = null;
   popups: FakePopup[] = [];
   /** The browser blocks popups (open returns null). */
   blocking = false;
@@ -100,6 +102,7 @@ class FakePage {
       window: this.window,
       document: this.document,
       navigator: this.navigator,
+      frameElement: this.frameElement,
       open: (url: string) => (this.blocking ? null : this.popups[this.popups.push(new FakePopup(url)) - 1]),
       screenX: 0,
       screenY: 0,
@@ -312,20 +315,22 @@ describe('Flow', () => {
       await run.ended('connect-cancel', 'cancelled');
     });
 
-    it('should end invalid_config, warning the developer, when even the fallback click opens no popup', async () => {
+    it('should take the link way, warning the developer, when even the fallback click opens no popup', async () => {
       page.blocking = true;
       const run = start();
       run.flow.begin();
       await settle();
       run.flow.openBlocked();
-      assert.deepEqual(run.flow.state, {
-        name: 'error',
-        error: run.flow.error,
-        from: 'blocked',
-        noPopups: true,
+      assert.deepEqual(run.flow.state, { name: 'linked', url: OAUTH_URL, reason: 'blocked' });
+      assert.deepEqual(run.events.at(-1), {
+        type: 'connect-link',
+        detail: { url: OAUTH_URL, reason: 'blocked' },
+        state: 'linked',
       });
       assert.match(run.warnings.join(), /allow-popups/);
-      await run.ended('connect-error', 'invalid_config');
+      assert.ok(!run.warnings.join().includes(OAUTH_URL), 'the link in no warning');
+      run.flow.stopWaiting();
+      await run.ended('connect-cancel', 'cancelled');
     });
 
     it('should cancel popup_closed at once, without connect-popup, when the popup closes before the URL came', async () => {
@@ -583,5 +588,88 @@ describe('Flow', () => {
         await run.ended('connect-cancel', 'cancelled');
       });
     }
+  });
+});
+
+/** A sandboxed frame's flags, as its frameElement.sandbox (a DOMTokenList) gives them. */
+function sandbox(...flags: string[]) {
+  const set = new Set(flags);
+  return { sandbox: Object.assign(set, { contains: (t: string) => set.has(t), length: set.size }) };
+}
+
+describe('Flow, the link way', () => {
+  beforeEach(() => {
+    page = new FakePage();
+    mock.timers.enable({ apis: ['setTimeout'] });
+  });
+  afterEach(() => {
+    mock.timers.reset();
+    page.uninstall();
+  });
+
+  /** A flow begun in a page that cannot open a window (`frame`, `userAgent`): linked once the URL came. */
+  async function linked(setUp: () => void, config: Partial<FlowConfig> = {}) {
+    setUp();
+    page.install();
+    const run = start(config);
+    run.flow.begin();
+    await settle();
+    return run;
+  }
+
+  it('should open no window in a frame sandboxed without allow-popups, and show the link once the URL came', async () => {
+    const run = await linked(() => (page.frameElement = sandbox('allow-scripts', 'allow-same-origin')));
+    assert.equal(page.popups.length, 0, 'no doomed window');
+    assert.deepEqual(run.flow.state, { name: 'linked', url: OAUTH_URL, reason: 'sandboxed' });
+    assert.deepEqual(run.entered, ['requesting', 'linked']);
+    assert.deepEqual(run.types(), ['connect-link']);
+    run.flow.cancel('cancelled');
+    await run.ended('connect-cancel', 'cancelled');
+  });
+
+  it('should open the popup as ever in a frame sandboxed with allow-popups', async () => {
+    const run = await linked(() => (page.frameElement = sandbox('allow-scripts', 'allow-popups')));
+    assert.equal(page.popups.length, 1);
+    assert.equal(run.flow.state.name, 'authorizing');
+    run.flow.cancel('cancelled');
+    await run.ended('connect-cancel', 'cancelled');
+  });
+
+  it('should take the link way at once in an Android WebView, without a warning', async () => {
+    const run = await linked(
+      () =>
+        (page.navigator.userAgent =
+          'Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/131.0 Mobile Safari/537.36'),
+    );
+    assert.equal(page.popups.length, 0);
+    assert.deepEqual(run.events[0]!.detail, { url: OAUTH_URL, reason: 'webview' });
+    assert.deepEqual(run.warnings, []);
+    run.flow.cancel('cancelled');
+    await run.ended('connect-cancel', 'cancelled');
+  });
+
+  it("should find the caller's new connection by polling the list while linked, verify it and end working", async () => {
+    const run = await linked(() => (page.frameElement = sandbox('allow-scripts')));
+    const lists = page.backend.count('GET /connections');
+    page.backend.connections.push(sampleConnection({ id: 'conn_new', createTime: new Date().toISOString() }));
+    await advance(SEVERED_POLL * INTERVAL + 10);
+    assert.ok(page.backend.count('GET /connections') > lists, 'the list asked while linked');
+    await advance(INTERVAL);
+    assert.deepEqual(run.entered, ['requesting', 'linked', 'verifying', 'working']);
+    await run.ended('connect-success');
+  });
+
+  it('should wait linked with no grace, until the time limit ends it timeout', async () => {
+    const run = await linked(() => (page.frameElement = sandbox('allow-scripts')));
+    await advance(GRACE + 20);
+    assert.equal(run.flow.state.name, 'linked', 'no closed-grace for the link way');
+    await advance(TIMEOUT);
+    await run.ended('connect-error', 'timeout');
+  });
+
+  it('should end cancelled on stopWaiting() while linked', async () => {
+    const run = await linked(() => (page.frameElement = sandbox('allow-scripts')));
+    run.flow.stopWaiting();
+    await run.ended('connect-cancel', 'cancelled');
   });
 });

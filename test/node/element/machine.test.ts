@@ -19,6 +19,7 @@ const inputs: FlowInput[] = [
   'opened',
   'blocked',
   'closed',
+  'link',
   'found',
   'working',
   'refused',
@@ -51,6 +52,14 @@ describe('the flow table', () => {
     }
   });
 
+  it('should lead through the link way: requesting or blocked, linked, verifying', () => {
+    assert.equal(transition('requesting', 'link'), 'linked');
+    assert.equal(transition('blocked', 'link'), 'linked');
+    assert.equal(transition('linked', 'found'), 'verifying');
+    for (const input of ['opened', 'blocked', 'closed', 'link'] as const)
+      assert.equal(accepts('linked', input), false, input);
+  });
+
   it('should lead through the form way: idle, submitting, verifying, with no popup state', () => {
     assert.equal(transition('idle', 'submit'), 'submitting');
     assert.equal(transition('submitting', 'found'), 'verifying');
@@ -67,14 +76,19 @@ describe('the flow table', () => {
       'authorizing+found',
       'blocked+cancel',
       'blocked+fail',
+      'blocked+link',
       'blocked+opened',
       'idle+cancel',
       'idle+fail',
       'idle+start',
       'idle+submit',
+      'linked+cancel',
+      'linked+fail',
+      'linked+found',
       'requesting+blocked',
       'requesting+cancel',
       'requesting+fail',
+      'requesting+link',
       'requesting+opened',
       'severed+cancel',
       'severed+fail',
@@ -92,16 +106,17 @@ describe('the flow table', () => {
   it('should call busy only a flow that runs', () => {
     assert.deepEqual(
       states.filter((s) => isBusy(s)),
-      ['requesting', 'blocked', 'authorizing', 'severed', 'submitting', 'verifying'],
+      ['requesting', 'blocked', 'authorizing', 'severed', 'linked', 'submitting', 'verifying'],
     );
   });
 
-  it('should show the two waiting states as authorizing and sending a form as requesting, the others as they are', () => {
+  it('should show the three waiting states as authorizing and sending a form as requesting, the others as they are', () => {
     assert.deepEqual(
       states.map((s) => publicState(s)),
       [
         'idle',
         'requesting',
+        'authorizing',
         'authorizing',
         'authorizing',
         'authorizing',
