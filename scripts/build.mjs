@@ -3,6 +3,7 @@
 //   dist/**/*.js, *.d.ts   ES modules (lit external) and types, by tsc
 //   dist/api/openapi.yaml  the document the emulator validates with
 //   dist/connect-provider.js  the self-contained element (lit included, minified)
+//   dist/element/link-block.js  the link way's chunk, lean-qr's encoder inlined (loaded only when it is taken)
 //   dist/locales/<lang>.js  each locale pack, self-contained and minified
 //   custom-elements.json   the element's manifest
 //   third-party code inlined so users install only lit's family (see inlineVendored):
@@ -53,7 +54,11 @@ async function inlineVendored() {
       );
     },
   };
-  const inlined = new Set();
+  // The link way's chunk (scripts/bundle.mjs, bundleLinkChunk) inlines lean-qr; tsc's qr.js (which would import it)
+  // is in that chunk, so it goes, and the chunk's stale map.
+  const inlined = new Set(['lean-qr']);
+  for (const file of ['qr.js', 'qr.d.ts', 'qr.js.map', 'link-block.js.map'])
+    rmSync(`dist/element/${file}`, { force: true });
   const common = {
     bundle: true,
     format: 'esm',

@@ -47,13 +47,45 @@ export async function minifiedBuild(options) {
   return new TextEncoder().encode(code);
 }
 
-/** Bundles src/integrations.ts (both tags, everything the main entry exports) into the self-contained bundle. */
+/**
+ * The link way's block and QR encoder (src/element/link-block.ts, dist/element/link-block.js) are a chunk of their own,
+ * imported only when the link way is taken: every bundle leaves the element's `import('./link-block.js')` to load it,
+ * from `at` (the chunk's path relative to the bundle). A user's bundler splits it the same way.
+ */
+export const linkChunkExternal = (at = './link-block.js') => ({
+  name: 'link-chunk-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/link-block\.js$/ }, (args) =>
+      /[\\/]link-way\.[jt]s$/.test(args.importer) ? { path: at, external: true } : undefined,
+    );
+  },
+});
+
+/**
+ * The link way's chunk, dist/element/link-block.js: src/element/link-block.ts (plain DOM, no lit) with lean-qr's nano
+ * encoder bundled in, minified, so that an element-only user installs lit and nothing else (lean-qr is a
+ * devDependency).
+ */
+export async function bundleLinkChunk({ write = true } = {}) {
+  const bytes = await minifiedBuild({ entryPoints: ['src/element/link-block.ts'], tsconfig: 'tsconfig.json' });
+  if (write) {
+    await mkdir('dist/element', { recursive: true });
+    await writeFile('dist/element/link-block.js', bytes);
+  }
+  return bytes;
+}
+
+/**
+ * Bundles src/integrations.ts (both tags, everything the main entry exports) into the self-contained bundle. The link
+ * way's chunk stays apart, imported as ./element/link-block.js relative to the bundle (written there with it).
+ */
 export async function bundle({ write = true, external = [] } = {}) {
+  if (write) await bundleLinkChunk();
   const bytes = await minifiedBuild({
     entryPoints: ['src/integrations.ts'],
     external,
     tsconfig: 'tsconfig.json',
-    plugins: [minifyTemplateLiterals],
+    plugins: [minifyTemplateLiterals, linkChunkExternal('./element/link-block.js')],
     outfile: 'dist/connect-provider.js',
   });
   if (write) {

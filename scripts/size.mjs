@@ -14,9 +14,11 @@ import {
   bundle,
   bundleLitBaseline,
   bundleLocales,
+  bundleLinkChunk,
   LIT_BASELINE_NAME,
   minifiedBuild,
   minifyElementTemplates,
+  linkChunkExternal,
 } from './bundle.mjs';
 
 /**
@@ -24,7 +26,13 @@ import {
  * issue #43's element in parts and its one sign-in table do not fit in them (measured in docs/benchmarks.md, "The
  * budget moved again"), so the caps are 17.6 KB and 18.9 KB until the design's owner decides.
  */
-export const BUDGETS = { main: Math.floor(17.6 * 1024), selfContained: Math.floor(18.9 * 1024), locale: 1536 };
+export const BUDGETS = {
+  main: Math.floor(17.6 * 1024),
+  selfContained: Math.floor(18.9 * 1024),
+  locale: 1536,
+  // The link way's block and lean-qr's nano encoder: loaded only when the link way is taken.
+  linkWay: Math.floor(3.5 * 1024),
+};
 
 const gzip = (bytes) => gzipSync(bytes, { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(2)} KB`;
@@ -57,7 +65,12 @@ async function bundleMainEntry() {
     const scratchSideEffects = sideEffects.map((path) => path.replace(/^\.\/dist\//, './'));
     writeFileSync(join(scratch, 'package.json'), JSON.stringify({ type: 'module', sideEffects: scratchSideEffects }));
     writeFileSync(join(scratch, 'entry.js'), "import './index.js';\n");
-    return await minifiedBuild({ entryPoints: [join(scratch, 'entry.js')], conditions: ['production', 'browser'] });
+    return await minifiedBuild({
+      entryPoints: [join(scratch, 'entry.js')],
+      conditions: ['production', 'browser'],
+      // The link way's chunk is loaded only when taken: a bundler splits it off (measured on its own below).
+      plugins: [linkChunkExternal()],
+    });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -70,6 +83,7 @@ const rows = [
   ['main entry (import "connect-provider", lit included)', main, BUDGETS.main],
   ['dist/connect-provider.js (self-contained)', selfContained, BUDGETS.selfContained],
   [LIT_BASELINE_NAME, lit],
+  ["dist/element/link-block.js (the link way's chunk)", await bundleLinkChunk({ write: false }), BUDGETS.linkWay],
   ...Object.entries(await bundleLocales({ write: false })).map(([lang, bytes]) => [
     `dist/locales/${lang}.js (locale pack)`,
     bytes,

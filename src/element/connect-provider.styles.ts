@@ -142,26 +142,6 @@ export const connectProviderStyles = css`
     padding: 0.25em 0.5em;
     margin: 0.25em 0;
   }
-  /* the link way: the link on its own lines (left to right in any direction), wrapped anywhere in a 320 px column;
-     the QR code dark on its own white, whatever the colour scheme, never wider than the column */
-  .link-way {
-    display: block;
-    margin-top: 0.5em;
-  }
-  [part='link'] {
-    display: block;
-    font-family: ui-monospace, monospace;
-    font-size: 0.875em;
-    word-break: break-all;
-    user-select: all;
-    -webkit-user-select: all;
-  }
-  [part='qr'] {
-    display: block;
-    max-width: 100%;
-    height: auto;
-    margin-top: 0.5em;
-  }
   @media (forced-colors: active) {
     .error::before,
     .success::before {

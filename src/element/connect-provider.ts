@@ -10,6 +10,7 @@ import { Disconnect } from './disconnect.js';
 import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
 import { Flow } from './flow.js';
 import { KeepFocus } from './keep-focus.js';
+import { LinkWay } from './link-way.js';
 import { displayNameOf, Localize } from './localize.js';
 import { publicState, type ConnectState } from './machine.js';
 import { reflect, RestState } from './rest-state.js';
@@ -24,6 +25,7 @@ import { REUSE_FOR, TIMING_BOUNDS } from './timing.js';
  * @event connect-start - A flow begins (cancelable). `{ mode, scheme }`
  * @event connect-popup - The popup is sent to the OAuth URL. `{ url }`
  * @event connect-popup-blocked - The browser blocked the popup; a fallback button is shown. `{ url }`
+ * @event connect-link - No window can open: the link is shown (text, Copy, QR code) and awaited. `{ url, reason }`
  * @event connect-connection - The connection ID becomes known. `{ connectionId }`
  * @event connect-status - The polled status changed. `{ status, connection }`
  * @event connect-success - Terminal: the connection is `working`. `{ connection }`
@@ -41,7 +43,9 @@ import { REUSE_FOR, TIMING_BOUNDS } from './timing.js';
  * @csspart stop - The button that stops waiting for a popup that reads closed.
  * @csspart field - An input the provider needs (a workspace, an account ID, a credential).
  * @csspart reveal - The button that shows a masked input's value (its pressed state tells whether it is shown).
- * @csspart link - An input's "Where to find it" link.
+ * @csspart link - An input's "Where to find it" link; the link way's consent link (as text).
+ * @csspart copy - The link way's button that copies the consent link.
+ * @csspart qr - The link way's QR code of the consent link (an SVG).
  * @csspart back - The button that closes a form a click opened (a reconnect's credentials, or inputs on demand).
  * @csspart cancel - The button that stops a form's request in flight.
  * @csspart disconnect - The disconnect button, and the one that confirms it.
@@ -175,6 +179,7 @@ export class ConnectProvider extends LitElement {
   );
   /** The running or last flow. */
   #flow?: Flow;
+  #linkWay = new LinkWay(this);
   /** How the running or last flow signs in. */
   #scheme?: SignIn['way'];
   /** A connection this element's first sign-in left refused: it never worked, so it is not one to reconnect. */
@@ -442,6 +447,7 @@ export class ConnectProvider extends LitElement {
     const [text, tone, rest] = this.#status();
     // A form's request keeps its form in place, read-only, until the outcome: nothing moves under the pointer.
     const sending = (this.#form.sending = busy && this.#scheme === 'form');
+    const state = this.#flow?.state;
     return html`${busy && !sending ? nothing : this.#form.render()}${this.#renderButton(
       provider,
       busy,
@@ -452,6 +458,14 @@ export class ConnectProvider extends LitElement {
         class=${`${tone}${rest && this.compact ? ' visually-hidden' : ''}`}
         id="status"
         >${text}</span
-      >`;
+      >${
+        state?.name === 'linked'
+          ? this.#linkWay.render(
+              state.url,
+              (key) => this.#text(key, provider),
+              () => this.#flow?.stopWaiting(),
+            )
+          : nothing
+      }`;
   }
 }

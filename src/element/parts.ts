@@ -7,7 +7,7 @@ import { isAllowedUrl } from '../shared/url.js';
  * The element's parts, each documented by a `@csspart` line of its class (from which the manifest lists them; the
  * package test holds the two equal). The list's rows export each under its own name.
  */
-export const PARTS = 'button,icon,status,fallback,stop,field,reveal,link,back,cancel,disconnect,keep';
+export const PARTS = 'button,icon,status,fallback,stop,field,reveal,link,copy,qr,back,cancel,disconnect,keep';
 
 /**
  * A button beside the main one (fallback, stop, back, cancel, disconnect, keep), named by its part (or by `name`, when

@@ -51,6 +51,7 @@ const events = {
   onConnectStart: 'connect-start',
   onConnectPopup: 'connect-popup',
   onConnectPopupBlocked: 'connect-popup-blocked',
+  onConnectLink: 'connect-link',
   onConnectConnection: 'connect-connection',
   onConnectStatus: 'connect-status',
   onConnectSuccess: 'connect-success',

@@ -1,0 +1,262 @@
+// The link way: in an iframe sandboxed without allow-popups no window can open, so the element shows the consent
+// link (text, Copy, QR code) in the click, keeps `authorizing`, and waits as for a severed popup: the consent answered
+// elsewhere (the link fetched from this page, or the emulator's decide helper) ends the flow on its own.
+import { expect, waitUntil } from '@open-wc/testing';
+import { emulateMedia, sendKeys, sendMouse } from '@web/test-runner-commands';
+import type { ConnectProvider } from '../../src/index.js';
+import { decide, ready, seedConnection, signInFreshGroup } from './helpers.js';
+
+type FrameWindow = Window & typeof globalThis & { axe: typeof import('axe-core') };
+type Decoder = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+
+const TERMINAL = ['connect-success', 'connect-error', 'connect-cancel'];
+
+/** jsQR's browser build (UMD) sets window.jsQR when loaded as a classic script. */
+async function jsQR(): Promise<Decoder> {
+  const held = window as unknown as { jsQR?: Decoder };
+  if (!held.jsQR)
+    await new Promise((resolve, reject) => {
+      const script = Object.assign(document.createElement('script'), { src: '/node_modules/jsqr/dist/jsQR.js' });
+      script.onload = resolve;
+      script.onerror = reject;
+      document.head.append(script);
+    });
+  return held.jsQR!;
+}
+
+/** What a phone's camera sees: the SVG drawn at its 160 px on a canvas, decoded. */
+async function decodeQr(svg: SVGSVGElement): Promise<string | undefined> {
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+  await image.decode();
+  const canvas = Object.assign(document.createElement('canvas'), { width: 160, height: 160 });
+  const context = canvas.getContext('2d')!;
+  context.drawImage(image, 0, 0, 160, 160);
+  const { data } = context.getImageData(0, 0, 160, 160);
+  return (await jsQR())(data, 160, 160)?.data;
+}
+
+interface Framed {
+  frame: HTMLIFrameElement;
+  win: FrameWindow;
+  el: ConnectProvider;
+  events: { type: string; detail: Record<string, unknown> }[];
+  logged: string[];
+}
+
+/** The element (the self-contained bundle) in an iframe sandboxed without allow-popups, its events and console recorded. */
+async function framed(attributes = '', dark = false): Promise<Framed> {
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+  frame.style.cssText = 'position:fixed;left:0;top:0;width:360px;height:560px;border:0';
+  const style = dark ? '<style>:root{color-scheme:dark;background:#111827;color:#f9fafb}</style>' : '';
+  frame.srcdoc = `<!doctype html><html lang="en"><title>link way</title>${style}
+    <script src="${location.origin}/node_modules/axe-core/axe.min.js"></script>
+    <script type="module" src="${location.origin}/dist/connect-provider.js"></script>
+    <main><connect-provider endpoint="${location.origin}/api/connect" provider="slack" ${attributes}></connect-provider></main>`;
+  document.body.append(frame);
+  const win = frame.contentWindow as FrameWindow;
+  await waitUntil(() => win.customElements?.get('connect-provider'), 'the element did not load in the frame', {
+    timeout: 8000,
+  });
+  const el = win.document.querySelector('connect-provider') as ConnectProvider;
+  await ready(el);
+  const logged: string[] = [];
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const)
+    win.console[level] = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
+  const events: Framed['events'] = [];
+  for (const type of ['connect-start', 'connect-link', 'connect-popup', 'connect-popup-blocked', ...TERMINAL])
+    el.addEventListener(type, (e) => events.push({ type, detail: (e as CustomEvent).detail }));
+  return { frame, win, el, events, logged };
+}
+
+/** A real click in the middle of an element inside the frame. */
+async function clickIn(frame: HTMLIFrameElement, target: Element): Promise<void> {
+  const outer = frame.getBoundingClientRect();
+  const inner = target.getBoundingClientRect();
+  await sendMouse({
+    type: 'click',
+    position: [
+      Math.round(outer.left + inner.left + inner.width / 2),
+      Math.round(outer.top + inner.top + inner.height / 2),
+    ],
+  });
+  await sendMouse({ type: 'move', position: [0, 0] });
+}
+
+const part = (el: ConnectProvider, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part=${name}]`);
+
+/** Clicks Connect; resolves with the link the element shows, once connect-link came and the QR code is drawn. */
+async function takeLinkWay({ frame, el, events }: Framed): Promise<string> {
+  await clickIn(frame, part(el, 'button')!);
+  await waitUntil(
+    () => events.some((e) => e.type === 'connect-link'),
+    `no connect-link: ${events.map((e) => e.type)}`,
+    {
+      timeout: 8000,
+    },
+  );
+  await waitUntil(() => part(el, 'qr'), 'no QR code', { timeout: 5000 });
+  return part(el, 'link')!.textContent!;
+}
+
+/** What the clipboard holds, pasted by the keyboard into a field of this page (reading it needs a permission). */
+async function pasted(): Promise<string> {
+  const field = document.createElement('textarea');
+  document.body.append(field);
+  field.focus();
+  try {
+    const modifier = navigator.platform.startsWith('Mac') ? 'Meta' : 'Control';
+    await sendKeys({ down: modifier });
+    await sendKeys({ press: 'v' });
+    await sendKeys({ up: modifier });
+    return field.value;
+  } finally {
+    field.remove();
+  }
+}
+
+const terminals = (events: Framed['events']) => events.filter((e) => TERMINAL.includes(e.type));
+
+/** The link appears nowhere but the event and the shadow DOM: no console message, attribute or storage. */
+function expectKeptSecret({ win, logged }: Framed, link: string): void {
+  expect(logged.filter((m) => m.includes(link))).to.deep.equal([]);
+  for (const node of [win.document.documentElement, ...win.document.querySelectorAll('*')])
+    for (const { name, value } of node.attributes) expect(value, name).not.to.include(link);
+  for (const storage of [win.localStorage, win.sessionStorage])
+    for (let i = 0; i < storage.length; i++) expect(storage.getItem(storage.key(i)!)).not.to.include(link);
+}
+
+/** Answers the consent by its link, from this page (another document than the element's): what a phone would do. */
+async function allowByLink(link: string): Promise<void> {
+  const page = await fetch(link);
+  expect(page.ok, 'the link opens the consent page').to.equal(true);
+  const answer = await fetch(link, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'decision=allow',
+  });
+  expect(answer.status).to.be.below(400);
+}
+
+describe('<connect-provider> link way, in a sandboxed iframe without allow-popups', () => {
+  let current: Framed | undefined;
+  afterEach(() => current?.frame.remove());
+
+  it('should show the link and a QR code of it, and end connect-success once the link is allowed', async () => {
+    signInFreshGroup();
+    const f = (current = await framed());
+    const link = await takeLinkWay(f);
+    const linkEvent = f.events.find((e) => e.type === 'connect-link')!;
+    expect(linkEvent.detail).to.deep.equal({ url: link, reason: 'sandboxed', provider: 'slack' });
+    // Known before trying: no doomed window, no fallback button.
+    expect(f.events.map((e) => e.type)).to.deep.equal(['connect-start', 'connect-link']);
+    expect(f.el.state).to.equal('authorizing');
+    expect(f.el.getAttribute('state')).to.equal('authorizing');
+    expect(await decodeQr(part(f.el, 'qr') as unknown as SVGSVGElement)).to.equal(link);
+    expect(part(f.el, 'status')!.textContent).to.equal('Open this link in your browser to connect Slack.');
+    expectKeptSecret(f, link);
+    await allowByLink(link);
+    await waitUntil(() => terminals(f.events).length, 'no terminal event', { timeout: 10000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(terminals(f.events).map((e) => e.type)).to.deep.equal(['connect-success']);
+    const { connection } = terminals(f.events)[0].detail as { connection: { status: string } };
+    expect(connection.status).to.equal('working');
+    expect(f.el.held).to.equal(0);
+    await f.el.updateComplete;
+    expect(part(f.el, 'link')).to.equal(null);
+    expectKeptSecret(f, link);
+  }).timeout(30000);
+
+  it('should reconnect (update) the same connection through the link', async () => {
+    const group = signInFreshGroup();
+    const id = await seedConnection(group, 'slack', 'allow');
+    const f = (current = await framed(`connection-id="${id}"`));
+    await takeLinkWay(f);
+    expect((await decide(group, 'allow')).status).to.be.below(400);
+    await waitUntil(() => terminals(f.events).length, 'no terminal event', { timeout: 10000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(terminals(f.events).map((e) => e.type)).to.deep.equal(['connect-success']);
+    expect((terminals(f.events)[0].detail as { connection: { id: string } }).connection.id).to.equal(id);
+    expect(f.el.held).to.equal(0);
+  }).timeout(30000);
+
+  it('should keep waiting after a Deny elsewhere (the element cannot see it) and end at its timeout', async () => {
+    const group = signInFreshGroup();
+    const f = (current = await framed('timeout="4000"'));
+    await takeLinkWay(f);
+    await decide(group, 'deny');
+    await waitUntil(() => terminals(f.events).length, 'no terminal event', { timeout: 10000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(terminals(f.events).map((e) => [e.type, e.detail.code])).to.deep.equal([['connect-error', 'timeout']]);
+    expect(f.el.held).to.equal(0);
+  }).timeout(30000);
+
+  it('should end connect-cancel on Stop waiting, holding nothing', async () => {
+    signInFreshGroup();
+    const f = (current = await framed());
+    await takeLinkWay(f);
+    await clickIn(f.frame, part(f.el, 'stop')!);
+    await waitUntil(() => terminals(f.events).length, 'no terminal event', { timeout: 5000 });
+    expect(terminals(f.events).map((e) => [e.type, e.detail.reason])).to.deep.equal([['connect-cancel', 'cancelled']]);
+    expect(f.el.held).to.equal(0);
+  }).timeout(30000);
+
+  it('should copy the link, or select it where the clipboard is refused, and say which', async () => {
+    signInFreshGroup();
+    const f = (current = await framed());
+    const written: string[] = [];
+    const clipboard = f.win.navigator.clipboard;
+    if (clipboard) {
+      const write = clipboard.writeText.bind(clipboard);
+      clipboard.writeText = (text: string) => write(text).then(() => void written.push(text));
+    }
+    const link = await takeLinkWay(f);
+    await clickIn(f.frame, part(f.el, 'copy')!);
+    const said = () => f.el.shadowRoot!.querySelector('.link-way [role=status]')!.textContent;
+    await waitUntil(() => said(), 'nothing said after Copy', { timeout: 3000 });
+    if (said() === 'Copied') {
+      // Pasted back by the keyboard where the driver can hold a modifier (Chromium, Firefox); WebKit's WebDriver cannot,
+      // and its clipboard is read only through a menu: there, the clipboard's own write is what was copied.
+      const text = await pasted().catch(() => undefined);
+      expect(text ?? written.at(-1)).to.equal(link);
+    } else {
+      expect(said()).to.equal('The link is selected: copy it with your keyboard or menu.');
+      expect(f.win.getSelection()!.toString()).to.equal(link);
+    }
+    f.el.cancel();
+  }).timeout(30000);
+
+  it('should move the focus to the link block, reach Copy and Stop by keyboard, and pass axe', async () => {
+    signInFreshGroup();
+    const f = (current = await framed());
+    part(f.el, 'button')!.focus();
+    await sendKeys({ press: 'Enter' });
+    await waitUntil(() => part(f.el, 'qr'), 'no QR code', { timeout: 8000 });
+    expect(f.el.shadowRoot!.activeElement?.className).to.equal('link-way');
+    const reached: (string | null)[] = [];
+    for (let i = 0; i < 2; i++) {
+      await sendKeys({ press: 'Tab' });
+      reached.push(f.el.shadowRoot!.activeElement?.getAttribute('part') ?? null);
+    }
+    expect(reached).to.deep.equal(['copy', 'stop']);
+    const { violations } = await f.win.axe.run(f.el);
+    expect(violations.map((v) => v.id)).to.deep.equal([]);
+    f.el.cancel();
+  }).timeout(30000);
+
+  it('should pass axe in the link state on a dark page', async () => {
+    signInFreshGroup();
+    // Where the driver can (Chromium): the media query too; everywhere, the frame's dark color-scheme and colours.
+    await emulateMedia({ colorScheme: 'dark' }).catch(() => {});
+    try {
+      const f = (current = await framed('', true));
+      await takeLinkWay(f);
+      const { violations } = await f.win.axe.run(f.el);
+      expect(violations.map((v) => v.id)).to.deep.equal([]);
+      f.el.cancel();
+    } finally {
+      await emulateMedia({ colorScheme: 'light' }).catch(() => {});
+    }
+  }).timeout(30000);
+});
