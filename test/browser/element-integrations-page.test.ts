@@ -89,6 +89,11 @@ function record(list: ConnectIntegrations) {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Types as a person does, a key at a time (WebKit's driver drops the second of two same letters typed at once). */
+async function type(text: string) {
+  for (const key of text) await sendKeys({ type: key });
+}
+
 describe('<connect-integrations> as a settings page', () => {
   let group = '';
   freshSessionEachTest((session) => (group = session.group));
@@ -105,8 +110,12 @@ describe('<connect-integrations> as a settings page', () => {
       expect(events.of('connect-integrations-change'), 'nothing changed at load').to.have.length(0);
       const apollo = rowElements(list)[1];
       apollo.shadowRoot!.querySelector<HTMLInputElement>('[part=field]')!.focus();
-      await sendKeys({ type: 'a-good-key' });
+      await type('a-good-key');
+      const typed = apollo.shadowRoot!.querySelector<HTMLInputElement>('[part=field]')!.value;
+      expect(typed, 'the key, typed').to.equal('a-good-key');
       const w = watch(apollo);
+      // As a person: the click comes a moment after the last key (WebKit's driver clicks within the same task).
+      await pause(300);
       await userClick(apollo);
       expect((await ended(w)).type).to.equal('connect-success');
       await waitUntil(() => events.of('connect-integrations-change').length === 1, 'no change after the flow');
@@ -260,16 +269,20 @@ describe('<connect-integrations> as a settings page', () => {
     it("should show a row's dark icon under a dark colour scheme", async () => {
       const { list } = await make({ providers: 'slack' });
       await settled(list, 1);
+      const info = await (await fetch('/api/connect/providers/slack')).json();
       const img = rowOf(list, 'slack').querySelector<HTMLImageElement>('.name img')!;
       const source = rowOf(list, 'slack').querySelector('source')!;
+      expect(img.getAttribute('src')).to.equal(info.media.regular.iconURL);
+      expect(source.getAttribute('srcset')).to.equal(info.media.darkMode.iconURL);
       expect(source.getAttribute('media')).to.equal('(prefers-color-scheme: dark)');
-      await emulateMedia({ colorScheme: 'dark' });
       try {
-        await waitUntil(
-          () => img.currentSrc === new URL(source.getAttribute('srcset')!, location.href).href,
-          img.currentSrc,
-        );
-        expect(img.currentSrc).to.not.equal(img.src);
+        await emulateMedia({ colorScheme: 'dark' });
+      } catch {
+        // Firefox through Puppeteer and WebKit through WebDriver cannot emulate it: the markup above is the check.
+        return;
+      }
+      try {
+        await waitUntil(() => img.currentSrc === info.media.darkMode.iconURL, img.currentSrc);
       } finally {
         await emulateMedia({ colorScheme: 'light' });
       }
@@ -385,9 +398,9 @@ describe('<connect-integrations> as a settings page', () => {
         await settled(list, DEMO.length);
         const search = root(list).querySelector<HTMLInputElement>('[part=search]')!;
         search.focus();
-        await sendKeys({ type: query });
+        await type(query);
         await list.updateComplete;
-        expect(visible(list)).to.deep.equal([found]);
+        expect(visible(list), `typed "${search.value}"`).to.deep.equal([found]);
       });
 
     it('should say plainly when nothing matches, with a Clear button that empties the search and focuses it', async () => {
