@@ -7,7 +7,8 @@ import type { ResponseParts } from '../http/response-parts.js';
 import { isClientGone } from '../http/client-gone.js';
 import { isRecord } from '../shared/json.js';
 import type { Connection } from '../shared/types.js';
-import type { BrowserIntegration } from '../shared/provider.js';
+import type { BrowserIntegration, BrowserProvider } from '../shared/provider.js';
+import { SIGN_IN_SCHEMES } from '../shared/sign-in.js';
 import { consumerRefOf, groupRefOf, toBrowserConnection } from './connection.js';
 import { checkCredentialKind, parseCredential } from './credential-input.js';
 import {
@@ -149,12 +150,27 @@ export const updateConnection: Operation = async (context, call) => {
   if (!isRecord(body)) throw invalidField('(root)', 'must be a JSON object');
   const parsed = parseCredential(body);
   const connection = await context.platform.ownConnection(call.user, connectionId, call.aborted);
-  checkCredentialKind(await context.platform.providerInfo(connection.provider), parsed?.kind);
+  // The kind the connection takes is its own scheme's: no provider read between the two calls (timeoutMs twice at
+  // most). A connection that names no scheme of the table (the spec requires one) is checked against its provider.
+  const scheme = (connection as { authScheme?: unknown }).authScheme;
+  const info =
+    typeof scheme === 'string' && Object.hasOwn(SIGN_IN_SCHEMES, scheme)
+      ? schemeInfo(connection.provider, scheme)
+      : await context.platform.providerInfo(connection.provider);
+  checkCredentialKind(info, parsed?.kind);
   if (!parsed) throw invalidField('(root)', 'must hold the new credential');
   return jsonParts(
-    toBrowserConnection(await context.platform.updateCredential(connectionId, parsed.kind, parsed.credential)),
+    toBrowserConnection(
+      await context.platform.updateCredential(call.user, connectionId, parsed.kind, parsed.credential),
+    ),
   );
 };
+
+/** What a provider signing in with `scheme` (a connection's authScheme, `oauth2/<grant>` or the authType) shows. */
+function schemeInfo(provider: string, scheme: string): BrowserProvider {
+  const [authType, grantType] = scheme.split('/');
+  return { name: provider, authType, ...(grantType ? { oauth2Opts: { grantType } } : {}) };
+}
 
 export const getProvider: Operation = async (context, { segment }) => {
   const name = decodeProviderName(segment);

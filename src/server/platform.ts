@@ -6,6 +6,7 @@ import { ProblemError } from '../api/errors.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { groupRefOf } from './connection.js';
+import { isRecord } from '../shared/json.js';
 import type { Credential, CredentialKind } from '../shared/sign-in.js';
 import { secretForms } from './credential-input.js';
 import { createSecretHider } from './secret-hider.js';
@@ -19,7 +20,10 @@ import type { Scrubber } from './scrub.js';
 import { invalidAnswer, platformFault } from './upstream.js';
 
 export interface Platform {
-  /** The caller's group's connection; any other is answered 404 exactly like a missing one. */
+  /**
+   * The caller's group's connection, of an allow-listed provider; any other is answered 404 exactly like a missing
+   * one.
+   */
   ownConnection(user: ConnectUser, connectionId: string, aborted: () => boolean): Promise<Connection>;
   deleteConnection(connectionId: string): Promise<void>;
   /** The group's connections (the consumer's own only, when `own`), as the platform answers them. */
@@ -28,8 +32,13 @@ export interface Platform {
   oauthUpdate(connectionId: string): Promise<string>;
   /** A connection made with the user's credential (generate connection); the credential is hidden in any failure. */
   generateConnection(user: ConnectUser, fields: ConnectFields, credential: Credential): Promise<Connection>;
-  /** New credentials for a connection (update connection, `updateMask` naming their kind). */
-  updateCredential(connectionId: string, kind: CredentialKind, credential: Credential): Promise<Connection>;
+  /** New credentials for a connection of the caller's group (update connection, `updateMask` naming their kind). */
+  updateCredential(
+    user: ConnectUser,
+    connectionId: string,
+    kind: CredentialKind,
+    credential: Credential,
+  ): Promise<Connection>;
   /** A provider's info as the browser gets it, from the handler's memory when it can. */
   providerInfo(name: string): Promise<BrowserProvider>;
   /** The project's integrations, as the platform answers them (an array, its items unchecked). */
@@ -114,6 +123,20 @@ export function createPlatform(
     return new ServerFault(fault, fault.kind, fault.logMessage, fault.error, secrets);
   }
 
+  /**
+   * A connection the platform answered to a create or an update, checked like get and list check theirs: an object of
+   * the Connection shape (an id and a provider), of the caller's group. Anything else is the platform's fault: a 502,
+   * told to onError (without the answer, which may hold a credential).
+   */
+  function checkedConnection(answer: unknown, user: ConnectUser, operation: string): Connection {
+    const shaped =
+      isRecord(answer) && typeof answer.id === 'string' && answer.id !== '' && typeof answer.provider === 'string';
+    if (!shaped) throw invalidAnswer(operation, 'a connection', scrub);
+    if (groupRefOf(answer) !== user.groupRef)
+      throw invalidAnswer(operation, "a connection of the caller's group", scrub);
+    return answer as unknown as Connection;
+  }
+
   async function fetchProvider(name: string): Promise<BrowserProvider> {
     let info: unknown;
     try {
@@ -137,8 +160,11 @@ export function createPlatform(
         throw platformFault(error, 'get-connection', { scrub });
       }
       stillWanted(aborted);
-      // Another group's connection, or one with no group at all, is answered exactly like a missing one.
+      // Another group's connection, one with no group at all, or one of a provider the allow-list leaves out, is
+      // answered exactly like a missing one: the browser cannot tell it exists.
       if (groupRefOf(connection) !== user.groupRef) throw notFound('no such connection');
+      if (config.providers && !config.providers.has((connection as { provider?: unknown }).provider as string))
+        throw notFound('no such connection');
       return connection;
     },
 
@@ -194,8 +220,9 @@ export function createPlatform(
     },
 
     async generateConnection(user, fields, credential) {
+      let answer: unknown;
       try {
-        return await client.generateConnection({
+        answer = await client.generateConnection({
           projectIdOrName: project,
           body: {
             ...fields,
@@ -214,11 +241,13 @@ export function createPlatform(
         }
         throw credentialFault(error, 'generate-connection', credential);
       }
+      return checkedConnection(answer, user, 'generate-connection');
     },
 
-    async updateCredential(connectionId, kind, credential) {
+    async updateCredential(user, connectionId, kind, credential) {
+      let answer: unknown;
       try {
-        return await client.updateConnection({
+        answer = await client.updateConnection({
           projectIdOrName: project,
           connectionId,
           body: { updateMask: [kind], connection: credential },
@@ -226,6 +255,7 @@ export function createPlatform(
       } catch (error) {
         throw credentialFault(error, 'update-connection', credential);
       }
+      return checkedConnection(answer, user, 'update-connection');
     },
 
     providerInfo: createProviderCache(fetchProvider),

@@ -142,7 +142,7 @@ export function platformFault(error: unknown, operation: string, context: Upstre
 }
 
 /** The platform answered 200 with a body of the wrong shape (`what` it should have been). */
-export function invalidAnswer(operation: string, what: 'an object' | 'an array', scrub: Scrubber): ServerFault {
+export function invalidAnswer(operation: string, what: string, scrub: Scrubber): ServerFault {
   const error = new PlatformRequestError('invalid_response', `${operation} answered something other than ${what}`);
   return new ServerFault(
     upstreamProblem(error, { scrub }),

@@ -10,6 +10,15 @@ import { sampleConnection } from '../../shared/fixtures.js';
 import { call, problemReply } from '../helpers/handler-calls.js';
 import { startTestServer, type TestServer } from '../helpers/http-server.js';
 
+/** Each provider's scheme, as its connections name it. */
+const SCHEMES = {
+  apollo: 'apiKey',
+  cloudtalk: 'basic',
+  paypal: 'oauth2/clientCredentials',
+  legacy: 'oauth2/password',
+  custom: 'custom',
+} as const;
+
 const PROVIDERS: Record<string, unknown> = {
   apollo: { name: 'apollo', authType: 'apiKey' },
   cloudtalk: { name: 'cloudtalk', authType: 'basic' },
@@ -117,7 +126,8 @@ describe('a credential the platform repeats in any encoding', () => {
       const asked = /^\/v1\/providers\/([^/]+)$/.exec(request.path)?.[1];
       if (asked) return PROVIDERS[asked] ? { body: PROVIDERS[asked] } : problemReply(404);
       const id = /^\/v1\/projects\/demo\/connections\/([^/:]+)$/.exec(request.path)?.[1];
-      if (request.method === 'GET' && id) return { body: sampleConnection({ id, provider: id }) };
+      if (request.method === 'GET' && id)
+        return { body: sampleConnection({ id, provider: id, authScheme: SCHEMES[id as keyof typeof SCHEMES] }) };
       return failure(echo);
     });
   });

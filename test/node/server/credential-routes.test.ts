@@ -318,7 +318,9 @@ describe('the credential calls to the platform', () => {
       const asked = /^\/v1\/providers\/([^/]+)$/.exec(request.path)?.[1];
       if (asked) return infos[asked] ? { body: infos[asked] } : problemReply(404);
       if (request.method === 'GET' && request.path === '/v1/projects/demo/connections/conn_1')
-        return { body: sampleConnection({ id: 'conn_1', provider }) };
+        return {
+          body: sampleConnection({ id: 'conn_1', provider, authScheme: provider === 'open' ? 'none' : 'apiKey' }),
+        };
       return other(request);
     };
   const made = (body: Record<string, unknown> = {}): Reply => ({
