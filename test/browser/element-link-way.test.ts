@@ -118,10 +118,12 @@ async function pasted(): Promise<string> {
 
 const terminals = (events: Framed['events']) => events.filter((e) => TERMINAL.includes(e.type));
 
-/** The link appears nowhere but the event and the shadow DOM: no console message, attribute or storage. */
+/** The link appears nowhere but the event and the shadow DOM's text: no console message, attribute (shadow DOM too) or storage. */
 function expectKeptSecret({ win, logged }: Framed, link: string): void {
   expect(logged.filter((m) => m.includes(link))).to.deep.equal([]);
-  for (const node of [win.document.documentElement, ...win.document.querySelectorAll('*')])
+  const { document } = win;
+  const shadow = [...document.querySelectorAll('*')].flatMap((e) => [...(e.shadowRoot?.querySelectorAll('*') ?? [])]);
+  for (const node of [document.documentElement, ...document.querySelectorAll('*'), ...shadow])
     for (const { name, value } of node.attributes) expect(value, name).not.to.include(link);
   for (const storage of [win.localStorage, win.sessionStorage])
     for (let i = 0; i < storage.length; i++) expect(storage.getItem(storage.key(i)!)).not.to.include(link);
