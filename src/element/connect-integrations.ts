@@ -225,8 +225,8 @@ export class ConnectIntegrations extends LitElement {
   /** Each row's connection-status: the list follows it (made once in the page, never on a server). */
   #observer?: MutationObserver;
   /**
-   * A row element that holds more than its button (a form, a flow's progress, an error) spans its row below the
-   * provider's name; back to its button alone, it returns to the end of the name's line.
+   * A row element that holds more than its line of buttons (a form, a flow's progress, an error: half a line taller)
+   * spans its row below the provider's name; back to its buttons alone, it returns to the end of the name's line.
    */
   #sizes?: ResizeObserver;
   /** The list's texts: the host's strings, else the pack of the list's language (its rows find theirs the same way). */
@@ -240,7 +240,7 @@ export class ConnectIntegrations extends LitElement {
       requestAnimationFrame(() => {
         for (const { target } of entries) {
           const button = target.shadowRoot?.querySelector('[part=button]');
-          const grown = !!button && target.getBoundingClientRect().height > button.getBoundingClientRect().height + 4;
+          const grown = !!button && target.getBoundingClientRect().height > button.getBoundingClientRect().height * 1.5;
           target.parentElement?.classList.toggle('grown', grown);
         }
       }),
