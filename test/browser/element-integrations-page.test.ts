@@ -267,6 +267,32 @@ describe('<connect-integrations> as a settings page', () => {
       expect(rowElements(list).map((row) => row.formOnDemand)).to.deep.equal([false, false]);
     });
 
+    it("should lay every row out alike: the action at the end of the name's line, a form across the row below", async () => {
+      await seedConnection(group, 'slack', 'allow');
+      const { list } = await make({ providers: 'slack salesforce apollo', attributes: { disconnectable: '' } });
+      list.style.cssText = 'display: block; width: 640px';
+      await settled(list, 3);
+      await pause(200);
+      const box = (el: Element) => el.getBoundingClientRect();
+      for (const provider of ['slack', 'salesforce', 'apollo']) {
+        const row = rowOf(list, provider);
+        const element = row.querySelector('connect-provider')!;
+        // Connected (Reconnect, Disconnect) or not: on the name's line, at its end.
+        expect(Math.round(box(element).right), provider).to.equal(Math.round(box(row).right));
+        expect(box(element).top, provider).to.be.below(box(row.querySelector('.name')!).bottom);
+        expect(box(element).left, provider).to.be.above(box(row.querySelector('strong')!).right);
+      }
+      // Apollo signs in with a form: once open, the element spans the row, below the name.
+      list.formsOpen = true;
+      const apollo = rowOf(list, 'apollo');
+      const element = apollo.querySelector('connect-provider')!;
+      await waitUntil(
+        () => Math.round(box(element).left) === Math.round(box(apollo).left),
+        'the form does not span the row',
+      );
+      expect(box(element).top).to.be.at.least(box(apollo.querySelector('strong')!).bottom);
+    });
+
     it("should show a row's dark icon under a dark colour scheme", async () => {
       const { list } = await make({ providers: 'slack' });
       await settled(list, 1);
