@@ -9,7 +9,7 @@ import type { ConnectStrings } from './strings.js';
 
 /** The block's own look: on their own lines, the link wrapped anywhere (a 320 px column), the QR code on white. */
 const STYLE = `.link-way,[part=link],[part=qr]{display:block;margin-top:.5em}
-[part=link]{font:.875em ui-monospace,monospace;word-break:break-all;-webkit-user-select:all;user-select:all}`;
+[part=link]{font:.875em ui-monospace,monospace;-webkit-user-select:all;user-select:all}`;
 
 const SVG = 'http://www.w3.org/2000/svg';
 

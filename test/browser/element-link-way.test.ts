@@ -247,6 +247,21 @@ describe('<connect-provider> link way, in a sandboxed iframe without allow-popup
     f.el.cancel();
   }).timeout(30000);
 
+  it('should fit a 320 px column right to left, the link kept left to right', async () => {
+    signInFreshGroup();
+    const f = (current = await framed('dir="rtl" style="width:320px"'));
+    f.frame.style.width = '320px';
+    const link = await takeLinkWay(f);
+    const block = f.el.shadowRoot!.querySelector<HTMLElement>('.link-way')!;
+    for (const node of [block, part(f.el, 'link')!, part(f.el, 'qr')!])
+      expect(node.getBoundingClientRect().right, node.getAttribute('part') ?? 'block').to.be.at.most(320);
+    const shown = part(f.el, 'link')!;
+    expect(shown.scrollWidth, 'the link wraps inside its line').to.be.at.most(shown.clientWidth);
+    expect(f.win.getComputedStyle(shown).direction).to.equal('ltr');
+    expect(part(f.el, 'link')!.textContent).to.equal(link);
+    f.el.cancel();
+  }).timeout(30000);
+
   it('should pass axe in the link state on a dark page', async () => {
     signInFreshGroup();
     // Where the driver can (Chromium): the media query too; everywhere, the frame's dark color-scheme and colours.
