@@ -205,11 +205,24 @@ const cleanup = {
           declaration.tagName = 'connect-integrations';
           declaration.customElement = true;
           publicOnly(declaration);
+          // The list's own events, each with its detail's exported type (src/integrations.ts).
           declaration.events = [
             {
               name: 'connect-integrations-loaded',
               type: { text: 'CustomEvent<ConnectIntegrationsLoadedDetail>' },
-              description: "The list and the caller's connections were read. `{ integrations }`",
+              description:
+                "The list and the caller's connections were read, or the read failed (then with `error`). `{ integrations, error? }`",
+            },
+            {
+              name: 'connect-integrations-change',
+              type: { text: 'CustomEvent<ConnectIntegrationsChangeDetail>' },
+              description:
+                "A row's connection changed after the list loaded. `{ connected, attention, total, integrations }`",
+            },
+            {
+              name: 'connect-integrations-error',
+              type: { text: 'CustomEvent<ConnectIntegrationsErrorDetail>' },
+              description: "The list or the caller's connections could not be read. `{ code, message, problem? }`",
             },
           ];
           continue;

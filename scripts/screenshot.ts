@@ -2,8 +2,10 @@
 // connect handler and the emulator, in-process, on free ports), opens the
 // plain-HTML settings page (one <connect-integrations>) in Chromium in each
 // language below, waits until every row has read its connection and speaks the
-// language, and writes docs/demo.png (English, light), docs/demo-ar.png
-// (Arabic, right to left) and docs/demo-ja.png (Japanese). Japanese needs a
+// language, and writes docs/demo.png (English, light), docs/demo-dark.png
+// (English, dark), docs/demo-320.png (German, a 320 px column),
+// docs/demo-ar.png (Arabic, right to left) and docs/demo-ja.png (Japanese).
+// `npm run screenshot -- /tmp/out` writes them elsewhere. Japanese needs a
 // font with its glyphs (Debian: fonts-ipafont-gothic or fonts-noto-cjk), or
 // Chromium draws empty boxes: the script checks for one first.
 import { spawnSync } from 'node:child_process';
@@ -13,12 +15,20 @@ import { createServer } from 'vite';
 import { freePort } from '../test/node/helpers/ports.js';
 import { chromiumLaunchOptions } from './browsers.mjs';
 
-/** Each picture: its language (`?lang=`, as the demo's switch keeps it), and Salesforce's button in it. */
+/**
+ * Each picture: its language (`?lang=`, as the demo's switch keeps it), Salesforce's button's accessible name in it,
+ * the viewport's width and the colour scheme.
+ */
 const SHOTS = [
-  { file: 'demo.png', lang: 'en', connect: 'Connect Salesforce' },
-  { file: 'demo-ar.png', lang: 'ar', connect: 'ربط حساب Salesforce' },
-  { file: 'demo-ja.png', lang: 'ja', connect: 'Salesforce と連携' },
+  { file: 'demo.png', lang: 'en', connect: 'Connect Salesforce', width: 1000, scheme: 'light' },
+  { file: 'demo-dark.png', lang: 'en', connect: 'Connect Salesforce', width: 1000, scheme: 'dark' },
+  { file: 'demo-320.png', lang: 'de', connect: 'Salesforce verbinden', width: 320, scheme: 'light' },
+  { file: 'demo-ar.png', lang: 'ar', connect: 'ربط حساب Salesforce', width: 1000, scheme: 'light' },
+  { file: 'demo-ja.png', lang: 'ja', connect: 'Salesforce と連携', width: 1000, scheme: 'light' },
 ] as const;
+const folder = process.argv[2]
+  ? `${process.argv[2].replace(/\/$/, '')}/`
+  : new URL('../docs/', import.meta.url).pathname;
 
 /** Whether fontconfig knows a font for `lang` (true when fc-list is not there to ask). */
 function hasFontFor(lang: string): boolean {
@@ -41,7 +51,10 @@ async function settled(page: Page, connect: string): Promise<void> {
           const icon = el.shadowRoot?.querySelector<HTMLImageElement>('[part=icon]');
           return status && status !== 'created' && icon?.complete;
         }) &&
-        rows.some((el) => el.shadowRoot?.querySelector('[part=button]')?.textContent?.trim() === connect)
+        rows.some((el) => {
+          const button = el.shadowRoot?.querySelector('[part=button]');
+          return (button?.getAttribute('aria-label') ?? button?.textContent?.trim()) === connect;
+        })
       );
     },
     connect,
@@ -69,15 +82,15 @@ const vite = await createServer({
 await vite.listen();
 const browser = await chromium.launch(chromiumLaunchOptions);
 try {
-  for (const { file, lang, connect } of SHOTS) {
-    const out = new URL(`../docs/${file}`, import.meta.url);
-    const page = await browser.newPage({ viewport: { width: 1000, height: 640 }, colorScheme: 'light' });
+  for (const { file, lang, connect, width, scheme } of SHOTS) {
+    const out = `${folder}${file}`;
+    const page = await browser.newPage({ viewport: { width, height: 640 }, colorScheme: scheme });
     await page.goto(`http://127.0.0.1:${port}/vanilla.html?lang=${lang}`);
     await settled(page, connect);
-    await mkdir(new URL('.', out), { recursive: true });
-    await page.screenshot({ path: out.pathname, fullPage: true });
+    await mkdir(folder, { recursive: true });
+    await page.screenshot({ path: out, fullPage: true });
     await page.close();
-    console.log(`wrote ${out.pathname}`);
+    console.log(`wrote ${out}`);
   }
 } finally {
   await browser.close();

@@ -5,9 +5,12 @@ import './element/define-integrations.js';
 export * from './index.js';
 export {
   ConnectIntegrations,
+  type ConnectIntegrationsChangeDetail,
+  type ConnectIntegrationsErrorDetail,
   type ConnectIntegrationsLoadedDetail,
   type IntegrationDetail,
   type IntegrationEntry,
+  type IntegrationState,
 } from './element/connect-integrations.js';
 export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './element/integrations-strings.js';
 export { defineConnectIntegrations, INTEGRATIONS_TAG } from './element/define-integrations.js';

@@ -24,11 +24,18 @@ export const connectIntegrationsStyles = css`
     border-top: 1px solid color-mix(in srgb, currentColor 15%, transparent);
     min-height: 2.5em;
   }
+  [part~='row'] {
+    container-type: inline-size;
+  }
   .row {
     display: grid;
     grid-template-columns: minmax(0, 1fr) auto;
     gap: 0.5em 1em;
     align-items: start;
+  }
+  /* a right-to-left language where the page sets no dir */
+  :host(:state(rtl)) {
+    direction: rtl;
   }
   .name {
     min-width: 0;
@@ -174,6 +181,16 @@ export const connectIntegrationsStyles = css`
     }
     [part='filter'][aria-pressed='true'] {
       border-width: 3px;
+    }
+  }
+  /* a narrow row (a phone, a side panel): the element below the name, at the start, so neither squeezes the other */
+  @container (max-width: 28em) {
+    .row {
+      grid-template-columns: minmax(0, 1fr);
+    }
+    connect-provider,
+    .grown > connect-provider {
+      justify-self: start;
     }
   }
 `;

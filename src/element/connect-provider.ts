@@ -418,10 +418,12 @@ export class ConnectProvider extends LitElement {
       aria-disabled=${busy || this.disabled}
       aria-busy=${busy}
       @click=${this.#handleClick}
-    >${renderIcon(
-      this.#rest.infoOf(provider),
-      this.#rest.info === undefined && !!this.provider && !!this.endpoint,
-    )}<slot>${label}</slot></button
+    >${
+      // A row shows the icon by the provider's name: its button does not repeat it.
+      this.compact
+        ? nothing
+        : renderIcon(this.#rest.infoOf(provider), this.#rest.info === undefined && !!this.provider && !!this.endpoint)
+    }<slot>${label}</slot></button
     >`;
   }
 
@@ -454,7 +456,7 @@ export class ConnectProvider extends LitElement {
     )}${this.#renderControls(provider, busy)}${this.#disconnect.render(busy)}<span
         part="status"
         role="status"
-        aria-live=${this.#acted ? nothing : 'off'}
+        aria-live=${this.#acted ? 'polite' : 'off'}
         class=${`${tone}${rest && this.compact ? ' visually-hidden' : ''}`}
         id="status"
         >${text}</span

@@ -318,7 +318,7 @@ export class CredentialForm {
             type="text"
             required
             ?readonly=${this.sending}
-            maxlength=${field.credential ? MAX_CREDENTIAL_LENGTH : nothing}
+            maxlength=${MAX_CREDENTIAL_LENGTH}
             autocomplete="off"
             data-1p-ignore
             data-lpignore="true"

@@ -11,6 +11,7 @@ export function defineConnectProvider(): void {
   // A second after this entry ran (a framework has rendered by then), an undefined list is a blank on the page.
   setTimeout(
     () =>
+      typeof document !== 'undefined' &&
       document.querySelector('connect-integrations:not(:defined)') &&
       console.warn(
         "<connect-provider>: <connect-integrations> is on the page but not defined: import 'connect-provider/integrations' (or load dist/connect-provider.js), which defines both tags",

@@ -130,6 +130,6 @@ describe('the rest state at load is described, not announced', () => {
     expect(button(el).getAttribute('aria-describedby')).to.equal('status');
     await userClick(el, 'disconnect');
     await el.updateComplete;
-    expect(status.hasAttribute('aria-live'), 'what the user does is announced').to.equal(false);
+    expect(status.getAttribute('aria-live'), 'what the user does is announced').to.equal('polite');
   });
 });

@@ -106,14 +106,17 @@ function eventNames(): string[] {
 
 /**
  * The parts the element renders, read from the templates of the modules that draw it (the element, its form, its
- * Disconnect and its small parts): each `part="name"`, and each part named by a call of `renderControl`, whose
- * template takes its part from its first argument.
+ * Disconnect, its small parts and the link way's block): each `part="name"`, each part named by a call of
+ * `renderControl` (or the link block's `control`), whose template takes its part from its first argument, and each
+ * `part: 'name'` the link block gives an element it makes.
  */
 function renderedParts(): Set<string> {
-  const files = ['connect-provider.ts', 'credential-form.ts', 'disconnect.ts', 'parts.ts'].map((name) => {
-    const file = join(root, 'src/element', name);
-    return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  });
+  const files = ['connect-provider.ts', 'credential-form.ts', 'disconnect.ts', 'parts.ts', 'link-block.ts'].map(
+    (name) => {
+      const file = join(root, 'src/element', name);
+      return ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    },
+  );
   const nodes = (node: ts.Node): ts.Node[] => [node, ...node.getChildren().flatMap(nodes)];
   const all = files.flatMap(nodes);
   const parts = new Set<string>();
@@ -131,7 +134,9 @@ function renderedParts(): Set<string> {
       if (/\bpart=["']?$/.test(text))
         assert.equal(node.expression.getText(), 'part', `a part named by \${${node.expression.getText()}} is read`);
     }
-    if (ts.isCallExpression(node) && node.expression.getText() === 'renderControl') {
+    if (ts.isPropertyAssignment(node) && node.name.getText() === 'part' && ts.isStringLiteralLike(node.initializer))
+      parts.add(node.initializer.text);
+    if (ts.isCallExpression(node) && ['renderControl', 'control'].includes(node.expression.getText())) {
       const [first] = node.arguments;
       assert.ok(first && ts.isStringLiteralLike(first), `renderControl(${first?.getText()}) names its part`);
       parts.add(first.text);
@@ -236,7 +241,7 @@ describe('the packed package', () => {
       eventNames(),
       'the manifest lists every event of events.ts, in order',
     );
-    assert.equal(events.length, 10);
+    assert.equal(events.length, 11);
     for (const event of events)
       assert.match(event.type?.text ?? '', /^CustomEvent<Connect\w+Detail>$/, `${event.name} has its type`);
     const entry = manifest.modules.find((m) => m.path === read('package.json').exports['.'].default.replace('./', ''));
@@ -308,7 +313,12 @@ describe('the packed package', () => {
     const names = (list: Array<{ name: string }> = []) => list.map((x) => x.name).sort();
     for (const [tag, element, readOnly, events] of [
       ['connect-provider', ConnectProvider, ['state', 'connection-status'], eventNames()],
-      ['connect-integrations', ConnectIntegrations, [], ['connect-integrations-loaded', ...eventNames()]],
+      [
+        'connect-integrations',
+        ConnectIntegrations,
+        [],
+        ['connect-integrations-loaded', 'connect-integrations-change', 'connect-integrations-error', ...eventNames()],
+      ],
     ] as const) {
       const declaration = declarations.find((d) => d.tagName === tag);
       assert.ok(declaration?.customElement, `the manifest declares <${tag}>`);
@@ -572,7 +582,8 @@ describe('the packed package', () => {
         .filter((input) => input.includes(prefix))
         .map((input) => input.slice(input.indexOf(prefix) + prefix.length));
     };
-    assert.deepEqual(await entry('browser'), ['dist/connect-provider.js']);
+    // The self-contained file, and the link way's chunk it loads only when that way is taken.
+    assert.deepEqual((await entry('browser')).sort(), ['dist/connect-provider.js', 'dist/element/link-block.js']);
     assert.ok((await entry('node')).includes('dist/index.js'));
   });
 
