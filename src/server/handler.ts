@@ -68,7 +68,8 @@ export function createConnectHandler(options: ConnectHandlerOptions): ConnectHan
       }
       const { route, segment } = findRoute(routes, request.method, new URL(request.url).pathname);
       const user = await identify(options, request);
-      const answer = await route.operation(context, { request, segment, user, aborted });
+      const tell = (fault: ServerFault) => report(fault, request, 200);
+      const answer = await route.operation(context, { request, segment, user, aborted, tell });
       Object.assign(answer.headers, cors);
       return answer;
     } catch (error) {

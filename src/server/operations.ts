@@ -20,9 +20,10 @@ import {
   parseProviderQuery,
 } from './input.js';
 import type { ConnectUser } from './options.js';
-import type { Platform } from './platform.js';
+import { ProviderTooLarge, type Platform } from './platform.js';
 import { isUsableUrl } from './platform-url.js';
 import { integrationProviders } from './integrations.js';
+import { jsonBytes, PROVIDER_BYTES } from './provider.js';
 import { notFound, ServerFault, unusableUrlProblem } from './handler-problems.js';
 
 /** How long the browser may take to send its whole body (408 after). */
@@ -52,6 +53,8 @@ export interface RouteCall {
   user: ConnectUser;
   /** Whether the browser went away. */
   aborted: () => boolean;
+  /** Tells onError of a fault the answer goes on without (what was left out of it). */
+  tell: (fault: ServerFault) => void;
 }
 
 export type Operation = (context: HandlerContext, call: RouteCall) => Promise<ResponseParts>;
@@ -186,7 +189,7 @@ export const getProvider: Operation = async (context, { segment }) => {
  * know (its 404) is left out; any other failure of a provider's info fails the route with that failure's problem, so
  * the browser never takes a short list for the whole one (the providers read before it stay in the cache).
  */
-export const listIntegrations: Operation = async (context, { aborted }) => {
+export const listIntegrations: Operation = async (context, { aborted, tell }) => {
   const names = integrationProviders(await context.platform.listIntegrations(aborted), context.providers);
   const entries = await Promise.all(
     names.map(async (provider): Promise<BrowserIntegration | undefined> => {
@@ -194,9 +197,38 @@ export const listIntegrations: Operation = async (context, { aborted }) => {
         return { provider, ...(await context.platform.providerInfo(provider)) };
       } catch (error) {
         if (error instanceof HttpProblem && error.init.status === 404) return undefined;
+        // A provider whose view is over its byte cap is left out, and told.
+        if (error instanceof ProviderTooLarge) {
+          tell(error);
+          return undefined;
+        }
         throw error;
       }
     }),
   );
-  return jsonParts(entries.filter((entry) => entry !== undefined));
+  // The answer within PROVIDER_BYTES.integrations: the entries that would pass it are left out, in one report.
+  const kept: BrowserIntegration[] = [];
+  let bytes = 2; // []
+  const left: string[] = [];
+  for (const entry of entries) {
+    if (!entry) continue;
+    const size = jsonBytes(entry) + (kept.length ? 1 : 0);
+    if (bytes + size > PROVIDER_BYTES.integrations) {
+      left.push(entry.provider);
+      continue;
+    }
+    bytes += size;
+    kept.push(entry);
+  }
+  if (left.length) {
+    tell(
+      new ServerFault(
+        new HttpProblem({ status: 200 }),
+        'platform',
+        `the integrations answer would pass ${PROVIDER_BYTES.integrations} bytes: ${left.length} provider(s) left out (${left.slice(0, 5).join(', ')}${left.length > 5 ? ', …' : ''})`,
+        undefined,
+      ),
+    );
+  }
+  return jsonParts(kept);
 };

@@ -2,7 +2,7 @@
 // each asks the platform client and turns its failures into the browser's
 // problems (a 404 that can only mean wrong options into `misconfigured`).
 import { createPlatformClient, type PlatformClient } from '../api/client.js';
-import { ProblemError } from '../api/errors.js';
+import { PlatformRequestError, ProblemError } from '../api/errors.js';
 import type { BrowserProvider } from '../shared/provider.js';
 import type { Connection } from '../shared/types.js';
 import { groupRefOf } from './connection.js';
@@ -14,10 +14,10 @@ import type { ConnectFields } from './input.js';
 import type { ConnectHandlerOptions, ConnectUser, ResolvedOptions } from './options.js';
 import { HttpProblem } from '../http/http-problem.js';
 import { misconfiguredProblem, notFound, ServerFault } from './handler-problems.js';
-import { toBrowserProvider } from './provider.js';
+import { jsonBytes, PROVIDER_BYTES, toBrowserProvider } from './provider.js';
 import { createProviderCache } from './provider-cache.js';
 import type { Scrubber } from './scrub.js';
-import { invalidAnswer, platformFault } from './upstream.js';
+import { invalidAnswer, platformFault, upstreamProblem } from './upstream.js';
 
 export interface Platform {
   /**
@@ -44,6 +44,9 @@ export interface Platform {
   /** The project's integrations, as the platform answers them (an array, its items unchecked). */
   listIntegrations(aborted: () => boolean): Promise<unknown[]>;
 }
+
+/** A provider's view over PROVIDER_BYTES.view: a 502 on its own route, left out (and told) of the integrations. */
+export class ProviderTooLarge extends ServerFault {}
 
 /** After a 404 for a connection, a known project is checked again only this long after it was last seen. */
 const PROJECT_SEEN_MS = 5 * 60 * 1000;
@@ -147,7 +150,22 @@ export function createPlatform(
     }
     if (typeof info !== 'object' || info === null || Array.isArray(info))
       throw invalidAnswer('get-provider', 'an object', scrub);
-    return toBrowserProvider(info, name, config.platformIsLoopback);
+    const view = toBrowserProvider(info, name, config.platformIsLoopback);
+    // Never kept nor sent: a view over its cap is the platform's fault (the cache never holds more than its cap).
+    const bytes = jsonBytes(view);
+    if (bytes > PROVIDER_BYTES.view) {
+      const error = new PlatformRequestError(
+        'invalid_response',
+        `get-provider answered an info whose view is ${bytes} bytes, over ${PROVIDER_BYTES.view}`,
+      );
+      throw new ProviderTooLarge(
+        upstreamProblem(error, { scrub }),
+        'platform',
+        `platform get-provider answered ${JSON.stringify(name)} with a view of ${bytes} bytes, over the ${PROVIDER_BYTES.view} a provider's view may take: left out`,
+        error,
+      );
+    }
+    return view;
   }
 
   return {

@@ -10,6 +10,18 @@ import { isUsableUrl } from './platform-url.js';
 /** Bounds of the answer, so a hostile platform cannot make it large. */
 export const PROVIDER_LIMITS = { name: 128, text: 1024, url: 2048, inputs: 20, options: 100 } as const;
 
+/**
+ * Byte caps (UTF-8 of the JSON) on what reaches the browser: one provider's view (the fields above at their limits
+ * could make 4 MB), and the whole answer of GET {endpoint}/integrations. The provider cache holds views only, so it
+ * holds at most PROVIDER_CACHE.maxEntries × `view` bytes (8 MB).
+ */
+export const PROVIDER_BYTES = { view: 16 * 1024, integrations: 1024 * 1024 } as const;
+
+/** The bytes of a value's JSON, in UTF-8. */
+export function jsonBytes(value: unknown): number {
+  return new TextEncoder().encode(JSON.stringify(value)).byteLength;
+}
+
 function field(value: unknown, key: string): unknown {
   return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
 }
