@@ -3,7 +3,7 @@
 // a click opens: a reconnect's credentials, or (on demand, in a list's row) a new connection's inputs. A credential
 // stays in its input alone: it is read when sent, never kept or bound, and a masked one is emptied once sent. The
 // inputs are one <form> per element, named for the provider, so a browser never takes them for the page's own login.
-import { html, nothing, type ReactiveElement, type TemplateResult } from 'lit';
+import { html, nothing, svg, type ReactiveElement, type TemplateResult } from 'lit';
 import { isWorkspaceRef, WORKSPACE_REF_PATTERN } from '../shared/provider.js';
 import { credentialOf, MAX_CREDENTIAL_LENGTH, type CredentialInput, type SignIn } from '../shared/sign-in.js';
 import type { Problem } from '../shared/types.js';
@@ -362,8 +362,9 @@ export class CredentialForm {
         if (!this.#revealed.delete(name)) this.#revealed.add(name);
         this.#host.requestUpdate();
       }}
-    ><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M12 5C6 5 2 12 2 12s4 7 10 7 10-7 10-7-4-7-10-7zm0 11a4 4 0 110-8 4 4 0 010 8z" fill="currentColor"/>${
-      shown ? html`<path d="M3 3l18 18" stroke="currentColor" stroke-width="2"/>` : nothing
+    ><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M12 5C6 5 2 12 2 12s4 7 10 7 10-7 10-7-4-7-10-7zm0 11a4 4 0 110-8 4 4 0 010 8z" fill="currentColor"></path>${
+      // Shown: the eye struck through (an SVG fragment, in the SVG namespace).
+      shown ? svg`<path d="M3 3l18 18" stroke="currentColor" stroke-width="2"></path>` : nothing
     }</svg></button>`;
   }
 
