@@ -29,6 +29,7 @@ describe('the manifest: event types', () => {
       'connect-connection',
       'connect-disconnect',
       'connect-error',
+      'connect-link',
       'connect-loaded',
       'connect-popup',
       'connect-popup-blocked',
@@ -91,7 +92,8 @@ describe('the manifest: internal members', () => {
 
   it("finds the list's state in connect-integrations.ts", () => {
     const internal = internalMembers('src/element/connect-integrations.ts').get('ConnectIntegrations')!;
-    for (const name of ['entries', 'failed', 'query']) assert.ok(internal.has(name), name);
+    for (const name of ['entries', 'failure', 'connections', 'query', 'attentionOnly'])
+      assert.ok(internal.has(name), name);
     assert.ok(!internal.has('endpoint'));
   });
 });
