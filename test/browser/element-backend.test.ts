@@ -245,8 +245,9 @@ describe('the element and its backend', () => {
       await fetch('/__test__/pending-polls'); // forget the polls so far
       await aTimeout(1200);
       const hiddenPolls: number[] = await (await fetch('/__test__/pending-polls')).json();
-      // 100 ms visible would be about 12 polls; 500 ms hidden at most 3.
-      expect(hiddenPolls.length, JSON.stringify(hiddenPolls)).to.be.within(1, 3);
+      // 100 ms visible would be about 12 polls; 500 ms hidden at most 3, and one more that was scheduled before the
+      // page hid (WebKit under load: 0, 154, 659, 1164 ms).
+      expect(hiddenPolls.length, JSON.stringify(hiddenPolls)).to.be.within(1, 4);
       const shown = Date.now();
       setHidden(false);
       await aTimeout(150);
