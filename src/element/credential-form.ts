@@ -159,7 +159,6 @@ export class CredentialForm {
         problem.issues?.some(({ name = '' }) => name === f.name || name.endsWith(`.${f.name}`)),
       );
     if (!field) return undefined;
-    this.opened = true;
     this.say(this.#text(key, field.label), field.name);
     this.open(field.name);
     return field.name;
