@@ -4,6 +4,7 @@
 import type { Connection, Problem } from '../shared/types.js';
 import { withoutCredentials } from '../shared/credentials.js';
 import { backoffDelay, parseRetryAfter } from '../shared/retry.js';
+import { parseUrl } from '../shared/url.js';
 
 /** A failed request to the backend. */
 export class BackendError extends Error {
@@ -33,6 +34,15 @@ export const toConnections = (items: unknown[]): Connection[] =>
 
 /** The endpoint as a base URL without trailing slashes. */
 export const baseOf = (endpoint: string): string => endpoint.replace(/\/+$/, '');
+
+/**
+ * The endpoint as this page resolves it: an absolute URL without trailing slashes (`/api/connect` on
+ * https://app.example/settings is https://app.example/api/connect); as written when it does not resolve.
+ */
+export function absoluteEndpoint(endpoint: string): string {
+  const url = parseUrl(endpoint, typeof document === 'undefined' ? undefined : document.baseURI);
+  return url ? baseOf(url.href) : endpoint;
+}
 
 /**
  * One request to `url` (the endpoint's, then a path such as `/connections`); resolves with the parsed answer and the
@@ -69,7 +79,7 @@ export async function callBackend(
   if (!mayPass && (/html/.test(type) || (status === 404 && !/json/.test(type)))) {
     throw new BackendError(
       'http_error',
-      `${method} ${url} answered ${status} ${type}, not a connect backend`,
+      `${method} ${url} answered ${status}${type ? ` ${type}` : ''}, not a connect backend`,
       false,
       { status },
       undefined,

@@ -7,6 +7,7 @@ import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectErrorCode } from './events.js';
 import type { ConnectStrings } from './strings.js';
 import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
+import { notBackendMessage, notOfferedFix } from './developer-messages.js';
 import {
   connectionsFailure,
   knownProvider,
@@ -382,8 +383,7 @@ export class ConnectIntegrations extends LitElement {
     const what = error.problem?.detail || error.problem?.title || error.message;
     let message = `${route} answered ${status}: ${what}`;
     if (error.code === 'network_error') message = `${route} could not be reached: ${error.message}`;
-    else if (error.notBackend)
-      message = `${route} answered ${status} with a page, not a connect backend's JSON: is the handler mounted at ${this.endpoint}?`;
+    else if (error.notBackend) message = notBackendMessage(error, this.endpoint);
     else if (status === 401) message = `${route} answered 401: is the user signed in?`;
     else if (status === 404 || status === 405)
       message = `${route} answered ${status}: ${what}; does the handler serve this route (a connect-provider server of this version)?`;
@@ -434,8 +434,16 @@ export class ConnectIntegrations extends LitElement {
       entries = (Array.isArray(data) ? data : []).filter(
         (e): e is IntegrationEntry => !!e && typeof e === 'object' && typeof e.provider === 'string' && !!e.provider,
       );
-      // The attribute narrows and orders; a name the route does not list gets no row.
-      if (named.length) entries = named.flatMap((name) => entries!.filter((e) => e.provider === name).slice(0, 1));
+      // The attribute narrows and orders; a name the route does not list gets no row (and the developer a word).
+      if (named.length) {
+        const listed = entries;
+        entries = named.flatMap((name) => listed.filter((e) => e.provider === name).slice(0, 1));
+        for (const name of named)
+          if (!entries.some((e) => e.provider === name))
+            this.#warn(
+              `the providers attribute names "${name}", which GET ${baseOf(endpoint)}/integrations does not list, so it has no row: ${notOfferedFix(name)}, and the project must have an integration of it`,
+            );
+      }
       // The rows need not ask for what the list already read.
       for (const entry of entries) if (entry.name === entry.provider) knownProvider(endpoint, entry);
     } else {

@@ -1,7 +1,41 @@
-// Internal: what a developer hears in the console of a flow's end that is theirs to fix (each said once per element).
-import type { BackendError } from './backend.js';
+// Internal: what a developer hears in the console of a failure that is theirs to fix: a flow's end (each said once
+// per element), a read at rest (once per endpoint and route), the list's reads. Each names the fix.
+import { absoluteEndpoint, type BackendError } from './backend.js';
 import type { ConnectError } from './events.js';
 import { refusesProvider } from './status.js';
+
+/** The handler's problem type for a provider its `providers` allow-list does not hold (docs/server.md). */
+export const PROVIDER_NOT_ALLOWED = 'urn:connect-provider:problem:provider-not-allowed';
+
+/**
+ * Where a provider name the backend does not offer is fixed: its spelling, or the handler's `providers` option. It
+ * never names what the option allows: the browser is not told the app's list.
+ */
+export const notOfferedFix = (provider: string): string =>
+  `check the spelling of "${provider}" (names are the platform's, in lower case); to offer it, the handler's providers option (createConnectHandler({ providers })) must list it`;
+
+/**
+ * A route that answered a page (HTML, a bare 404), not a connect backend's JSON: the route and what it answered, and
+ * the two likely fixes: the endpoint attribute (its value, and the URL this page resolves it to), or where the
+ * server mounts the handler.
+ */
+export function notBackendMessage(error: BackendError, endpoint: string): string {
+  const resolved = absoluteEndpoint(endpoint);
+  const value = resolved === endpoint ? `"${endpoint}"` : `"${endpoint}", here ${resolved}`;
+  return `${error.message}: check the endpoint attribute (${value}), or where the server mounts the connect handler`;
+}
+
+/** What a read at rest cannot do without its route: the caller's connections, or a provider's info. */
+export type ReadRoute = { connections: true } | { provider: string };
+
+/** A read at rest whose route is not a connect backend's: what to fix, and what the element cannot do meanwhile. */
+export function readFailureMessage(error: BackendError, endpoint: string, route: ReadRoute): string {
+  const cannot =
+    'provider' in route
+      ? `tell whether ${route.provider} signs in with a popup or a form, nor show its name, icon or form`
+      : 'show the connection';
+  return `${notBackendMessage(error, endpoint)}; without this route the element cannot ${cannot}`;
+}
 
 /** The messages of a flow's error for the developer: a user not signed in, a provider name the backend refused. */
 export function endMessages(provider: string, error: ConnectError | undefined): string[] {
@@ -9,7 +43,9 @@ export function endMessages(provider: string, error: ConnectError | undefined): 
   const messages: string[] = [];
   if (code === 'http_error' && problem?.status === 401)
     messages.push('the backend answered 401: is the user signed in?');
-  if (refusesProvider(problem))
+  if (problem?.type === PROVIDER_NOT_ALLOWED)
+    messages.push(`the backend refused provider "${provider}": ${problem.detail}; ${notOfferedFix(provider)}`);
+  else if (refusesProvider(problem))
     messages.push(
       `the backend refused provider "${provider}": ${problem?.detail}; names are the platform's, in lower case`,
     );
@@ -23,7 +59,7 @@ export function endMessages(provider: string, error: ConnectError | undefined): 
  */
 export function failureMessages(error: BackendError, endpoint: string, unreached: boolean, online: boolean): string[] {
   const messages: string[] = [];
-  if (error.notBackend) messages.push(error.message);
+  if (error.notBackend) messages.push(notBackendMessage(error, endpoint));
   if (error.code === 'network_error' && online)
     messages.push(
       unreached

@@ -8,9 +8,9 @@
 // are timing.ts's.
 import type { Connection } from '../shared/types.js';
 import type { BrowserProvider } from '../shared/provider.js';
-import { parseUrl } from '../shared/url.js';
-import { BackendError, baseOf, toConnections } from './backend.js';
+import { absoluteEndpoint, BackendError, toConnections } from './backend.js';
 import { BackendSession } from './backend-session.js';
+import { readFailureMessage, type ReadRoute } from './developer-messages.js';
 import { Lifetime } from './lifetime.js';
 import { READ_RETRIES, REUSE_FOR } from './timing.js';
 
@@ -38,6 +38,7 @@ export type ConnectionChange = { connection: Connection } | { removed: string };
 const lists = new Map<string, Promise<ConnectionList>>();
 const providers = new Map<string, Promise<BrowserProvider | null | undefined>>();
 const listeners = new Set<(endpoint: string, change: ConnectionChange) => void>();
+/** The warnings said, each once: by endpoint and route (`{endpoint} connections`), or a whole endpoint the list speaks for. */
 const warned = new Set<string>();
 /** When each endpoint's last list read answered (Date.now()): reused for REUSE_FOR ms. */
 const answeredAt = new Map<string, number>();
@@ -82,21 +83,20 @@ export const isMissingRoute = (error: unknown): boolean =>
   error instanceof BackendError && (error.notBackend || [404, 405].includes(error.problem?.status ?? 0));
 
 /** The key of an endpoint: its absolute URL, so `/api/connect` and `/api/connect/` are one. */
-export function endpointKey(endpoint: string): string {
-  const url = parseUrl(endpoint, document.baseURI);
-  return url ? baseOf(url.href) : endpoint;
-}
+export const endpointKey = absoluteEndpoint;
 
 /**
  * A read through the endpoint, shared: the one in `reads` under `key`, else a new one, read by `accept`, with the
- * retries every read makes. It answers null when the backend has no such route (warned of once per endpoint), and
- * undefined when it failed though that may pass: a failed read is dropped from `reads`, so the next ask reads again.
+ * retries every read makes. It answers null when the backend has no such route (a route that is not a connect
+ * backend's is warned of once per endpoint and route, with what this route's read cannot do), and undefined when it
+ * failed though that may pass: a failed read is dropped from `reads`, so the next ask reads again.
  */
 function shared<T>(
   reads: Map<string, Promise<T | null | undefined>>,
   key: string,
   endpoint: string,
   path: string,
+  route: ReadRoute,
   headers: Record<string, string>,
   accept: (answer: unknown) => T | null,
   failed?: (error: unknown) => void,
@@ -106,9 +106,10 @@ function shared<T>(
     read = requestAtRest(endpoint, headers, 'GET', path).then(accept, (error) => {
       failed?.(error);
       const base = endpointKey(endpoint);
-      if (error instanceof BackendError && error.notBackend && !warned.has(base)) {
-        warned.add(base);
-        console.warn(`<connect-provider>: ${error.message}; without this route the element cannot show the connection`);
+      const said = `${base} ${'provider' in route ? 'providers' : 'connections'}`;
+      if (error instanceof BackendError && error.notBackend && !warned.has(base) && !warned.has(said)) {
+        warned.add(said);
+        console.warn(`<connect-provider>: ${readFailureMessage(error, endpoint, route)}`);
       }
       if (isMissingRoute(error)) return null;
       reads.delete(key);
@@ -129,6 +130,7 @@ export function readConnections(endpoint: string, headers: Record<string, string
     key,
     endpoint,
     '/connections',
+    { connections: true },
     headers,
     (answer) => {
       answeredAt.set(key, Date.now());
@@ -170,6 +172,7 @@ export function readProvider(
     `${endpointKey(endpoint)} ${provider}`,
     endpoint,
     `/providers/${encodeURIComponent(provider)}`,
+    { provider },
     headers,
     (answer) => (answer && (answer as BrowserProvider).name === provider ? (answer as BrowserProvider) : null),
   );
