@@ -1,7 +1,8 @@
 // Adapts a Web-standard handler to Node's http API, for node:http, Express,
 // Connect and Vite's middleware.
+// No node: module is imported: connect-provider/server re-exports this file, and a bundle of that entry for Workers,
+// Deno or Bun names none. Node's stream module is looked up where a request is adapted, which only happens on Node.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import { isPlainHost } from './host.js';
 import { parseUrl } from '../shared/url.js';
 import type { ResponseParts } from './response-parts.js';
@@ -82,7 +83,7 @@ function requestInit(req: IncomingMessage, headers: Headers, signal?: AbortSigna
     // A body parser (express.json(), ...) ran first and consumed the stream: rebuild the body from its result.
     body = typeof parsed === 'string' || parsed instanceof Uint8Array ? (parsed as BodyInit) : JSON.stringify(parsed);
   } else if (hasBody) {
-    body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    body = process.getBuiltinModule('node:stream').Readable.toWeb(req) as ReadableStream<Uint8Array>;
   }
   // Node's fetch needs duplex for a streamed body; not in the DOM types.
   return { method, headers, body, signal, duplex: 'half' } as RequestInit;
