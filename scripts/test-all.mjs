@@ -3,7 +3,7 @@
 // "N passed, N failed" that adds up every runner (CI reads that line), and a
 // non-zero exit when anything failed.
 //   node scripts/test-all.mjs            all suites
-//   node scripts/test-all.mjs node       only types, lint, the Node suites and the size check
+//   node scripts/test-all.mjs node       only types, lint, the Node suites (the runtimes' too) and the size check
 //   node scripts/test-all.mjs browser    only the browser suites
 //   node scripts/test-all.mjs e2e        only the end-to-end suite
 //   node scripts/test-all.mjs package    only the packaging suite
@@ -147,15 +147,18 @@ function run(command, args, { env = {}, limitMs, quiet = false, later = false, t
 
 const steps = [];
 
-/** A suite run by Node's test runner with the spec reporter, counted from its summary. */
-function nodeTestStep(name, script, limitMs, { alongside = false } = {}) {
+/**
+ * A suite run by Node's test runner with the spec reporter, counted from its summary. `later`: its output is shown in
+ * one piece when it ends (it runs beside another step); so too for `alongside`.
+ */
+function nodeTestStep(name, script, limitMs, { alongside = false, later = alongside } = {}) {
   return {
     name,
     alongside,
     async run() {
       const { code, output, timedOut } = await run('npm', ['run', '--silent', script], {
         limitMs,
-        later: alongside,
+        later,
         title: name,
       });
       const passed = Number(/^\S* ?pass (\d+)$/m.exec(output)?.[1] ?? 0);
@@ -219,6 +222,14 @@ if (!only || only === 'node') {
   // Known advisories of the code inlined into dist/ (exit 0, the list printed, when the registry cannot be asked).
   steps.push({
     ...checkStep('audit of the bundled packages', 'npm', ['run', '--silent', 'audit:bundled'], 2 * MINUTE),
+    besideNode: alongside,
+  });
+  // The handler on Bun, Deno and workerd against Node (each from its npm package): it reads src/ and docs/ only, writes
+  // under node_modules/.cache and asserts no timing, so in a whole run it too goes beside the Node tests.
+  steps.push({
+    ...nodeTestStep('runtimes (the handler on Node, Bun, Deno, workerd)', 'test:runtimes', 3 * MINUTE, {
+      later: alongside,
+    }),
     besideNode: alongside,
   });
 }

@@ -414,8 +414,11 @@ describe('every code block of README.md and docs/*.md is checked', () => {
     const label = `${block.file}: ${block.lang}${block.name ? ` example:${block.name}` : ''} (${block.code.split('\n')[0]})`;
     it(label, async () => {
       if (block.lang === 'ts' && block.name) {
-        // Run or imported by the tests above: one names it, or another example imports it.
-        const source = readFileSync(new URL('test/node/readme-examples.test.ts', root), 'utf8');
+        // Run or imported by the tests above or by test/runtimes/ (each runtime's snippet): one names it, or another
+        // example imports it.
+        const source = ['test/node/readme-examples.test.ts', 'test/runtimes/runtimes.test.ts']
+          .map((file) => readFileSync(new URL(file, root), 'utf8'))
+          .join('\n');
         const imported = [...readmeExamples().values()].some((code) => code.includes(`'./${block.name}.js'`));
         assert.ok(source.includes(`'${block.name}'`) || imported, `a test runs example ${block.name}`);
       } else if (block.lang === 'html' && block.name) {
