@@ -2,12 +2,13 @@
 // (workerd, the Workers runtime), each runtime from its npm package (devDependencies), each snippet bundled from the
 // sources as a user's bundler would (the Workers one for the browser platform, where a node: module cannot be
 // resolved) and run as a child process on a free port, with an emulator of its own behind it. The same requests go
-// to each, and every answer must match Node's: status, content type, Cache-Control, Allow, JSON shape, problem type.
-// A runtime that is not installed, or does not start, fails its test with what it printed.
+// to each, and every answer must match Node's: status, content type, Cache-Control, Allow, JSON shape, and a
+// problem's type, title and detail. A runtime that is not installed, or does not start, fails its test with what it
+// printed.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
@@ -17,6 +18,7 @@ import { freePort } from '../node/helpers/ports.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repository, so the bundles resolve the server's own dependencies from its node_modules.
+mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
 const work = mkdtempSync(join(root, 'node_modules', '.cache', 'runtimes-'));
 const API_KEY = 'runtimes-key';
 /** Node's globals that a Worker without Node's APIs lacks. */
