@@ -1,9 +1,11 @@
 // The package as a user gets it: npm pack (which builds), publint and
 // are-the-types-wrong on the tarball, installs into fresh projects (element
-// only, and with React), every entry point imported in Node, the shipped
-// typings checked, the emulator bin run, and the element loaded from the
-// tarball's self-contained bundle in a real browser. Every child process and
-// wait is bounded, and servers and browsers close in finally blocks.
+// only, and with React), every entry point imported in Node, the server
+// entries bundled for Workers (no node: module), the shipped typings checked
+// (the runtimes' snippets of docs/server.md too), the emulator bin run, and
+// the element loaded from the tarball's self-contained bundle in a real
+// browser. Every child process and wait is bounded, and servers and browsers
+// close in finally blocks.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
@@ -33,6 +35,7 @@ import { MACHINE, publicState } from '../../src/element/machine.js';
 import { PARTS } from '../../src/element/parts.js';
 import { ConnectIntegrations, ConnectProvider } from '../../src/integrations.js';
 import { packedPackage, type Packed } from '../shared/pack.js';
+import { readmeExamples } from '../node/helpers/readme.js';
 
 const execAsync = promisify(execFile);
 /** execFile with a time limit and room for npm's output. */
@@ -535,6 +538,7 @@ describe('the packed package', () => {
       const bundle = await import('connect-provider/connect-provider.js');
       const react = await import('connect-provider/react');
       const server = await import('connect-provider/server');
+      const node = await import('connect-provider/node');
       const api = await import('connect-provider/api');
       const emulator = await import('connect-provider/emulator');
       const manifest = (await import('connect-provider/custom-elements.json', { with: { type: 'json' } })).default;
@@ -544,6 +548,7 @@ describe('the packed package', () => {
         bundle: bundle.ConnectProvider === element.ConnectProvider,
         react: typeof react.ConnectProvider,
         server: [typeof server.createConnectHandler, typeof server.toNodeListener],
+        node: [typeof node.toNodeListener, node.toNodeListener === server.toNodeListener],
         api: typeof api.createPlatformClient,
         emulator: typeof emulator.createEmulator,
         manifestTag: manifest.modules[0].declarations[0].tagName,
@@ -557,6 +562,7 @@ describe('the packed package', () => {
       bundle: true,
       react: 'object',
       server: ['function', 'function'],
+      node: ['function', true],
       api: 'function',
       emulator: 'function',
       manifestTag: 'connect-provider',
@@ -586,6 +592,66 @@ describe('the packed package', () => {
     assert.deepEqual((await entry('browser')).sort(), ['dist/connect-provider.js', 'dist/element/link-block.js']);
     assert.ok((await entry('node')).includes('dist/index.js'));
   });
+
+  it('bundles connect-provider/server for Workers with no node: module, as wrangler would', async () => {
+    // wrangler's esbuild: the browser platform (a node: module cannot be resolved there) and its export conditions.
+    const result = await build({
+      stdin: {
+        contents:
+          "export * from 'connect-provider/server';\nexport { toNodeListener as fromNode } from 'connect-provider/node';",
+        resolveDir: bare,
+      },
+      bundle: true,
+      platform: 'browser',
+      conditions: ['workerd', 'worker', 'browser'],
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    assert.ok(inputs.some((input) => input.endsWith('node_modules/connect-provider/dist/server/handler.js')));
+    assert.ok(inputs.some((input) => input.endsWith('node_modules/connect-provider/dist/node.js')));
+    const imports = Object.values(result.metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+    assert.deepEqual(
+      imports.filter((path) => path.startsWith('node:')),
+      [],
+      'no file of either entry imports a node: module',
+    );
+  });
+
+  it(
+    "types the runtimes' snippets of docs/server.md against the shipped declarations",
+    { timeout: 120_000 },
+    async () => {
+      const dir = join(app, 'typed-runtimes');
+      mkdirSync(dir, { recursive: true });
+      const examples = readmeExamples();
+      // Node's and Workers' (Bun's and Deno's name their runtime's globals, whose types are not installed here).
+      for (const name of ['connect', 'runtime-node', 'runtime-workers'])
+        writeFileSync(join(dir, `${name}.ts`), examples.get(name)!);
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            lib: ['ES2022', 'DOM'],
+            types: ['node'],
+            typeRoots: [join(root, 'node_modules/@types')],
+          },
+        }),
+      );
+      try {
+        await exec(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir, 100_000);
+      } catch (error) {
+        assert.fail(`tsc over the runtimes' snippets failed:\n${(error as { stdout?: string }).stdout}`);
+      }
+    },
+  );
 
   it(
     'types the README snippets against the shipped declarations (tsc, vue-tsc, svelte-check)',
