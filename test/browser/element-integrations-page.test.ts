@@ -173,6 +173,10 @@ describe('<connect-integrations> as a settings page', () => {
         expect(said(list)).to.equal(text);
         expect(seen, seen.join('\n')).to.have.length(1);
         expect(seen[0]).to.match(/^<connect-integrations>: GET \S+\/integrations answered/);
+        // The two likely fixes, worded as the element words them (developer-messages.ts).
+        expect(seen[0]).to.include(
+          `not a connect backend: check the endpoint attribute ("${list.endpoint}", here ${location.origin}${list.endpoint}), or where the server mounts the connect handler`,
+        );
       });
 
     it('should say a list refused 401 as signed out, with the error and loaded, warned once', async () => {

@@ -7,7 +7,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../src/integrations.js';
 import type { ConnectIntegrations, ConnectProvider } from '../../src/integrations.js';
 import { DEMO_INTEGRATION_PROVIDERS } from '../shared/fixtures.js';
-import { ended, freshSessionEachTest, serverLog, uniqueTag, userClick, watch } from './helpers.js';
+import { ended, freshSessionEachTest, serverLog, uniqueTag, userClick, warnings, watch } from './helpers.js';
 
 /** The ten providers of project `demo`'s integrations, in the platform's order. */
 const DEMO: readonly string[] = DEMO_INTEGRATION_PROVIDERS;
@@ -63,9 +63,16 @@ describe('<connect-integrations>', () => {
   });
 
   it('should narrow and order the rows by the providers attribute, a name the backend does not list getting none', async () => {
-    const { list } = await make('ok', 'slack apollo nosuch hubspot');
-    await settled(list, 3);
+    let list!: ConnectIntegrations;
+    const seen = await warnings(async () => {
+      ({ list } = await make('ok', 'slack apollo nosuch hubspot'));
+      await settled(list, 3);
+    });
     expect(rowElements(list).map((row) => row.provider)).to.deep.equal(['slack', 'apollo', 'hubspot']);
+    // The developer hears where to fix it (the spelling, the handler's providers option), never what the app offers.
+    expect(seen).to.deep.equal([
+      `<connect-integrations>: the providers attribute names "nosuch", which GET ${list.endpoint}/integrations does not list, so it has no row: check the spelling of "nosuch" (names are the platform's, in lower case); to offer it, the handler's providers option (createConnectHandler({ providers })) must list it, and the project must have an integration of it`,
+    ]);
   });
 
   it('should work without the integrations route when the providers attribute names the rows', async () => {
