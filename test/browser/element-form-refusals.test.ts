@@ -7,7 +7,17 @@ import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
-import { button, ended, freshSessionEachTest, serverLog, statusText, uniqueTag, userClick, watch } from './helpers.js';
+import {
+  button,
+  ended,
+  freshSessionEachTest,
+  recordConsole,
+  serverLog,
+  statusText,
+  uniqueTag,
+  userClick,
+  watch,
+} from './helpers.js';
 
 const fields = (el: ConnectProvider) => [
   ...el.shadowRoot!.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[part=field]'),
@@ -271,10 +281,7 @@ describe('a secret in the form’s new states', () => {
     const seen: unknown[] = [];
     for (const type of ['connect-start', 'connect-error', 'connect-status', 'connect-loaded'])
       el.addEventListener(type, (e) => seen.push({ type, detail: (e as CustomEvent).detail }));
-    const consoleLines: string[] = [];
-    const originals = { log: console.log, warn: console.warn, error: console.error, info: console.info };
-    for (const name of Object.keys(originals) as Array<keyof typeof originals>)
-      console[name] = (...args: unknown[]) => void consoleLines.push(args.map(String).join(' '));
+    const logged = recordConsole();
     const statuses: string[] = [];
     const observer = new MutationObserver(() => statuses.push(statusText(el)));
     observer.observe(el.shadowRoot!, { subtree: true, characterData: true, childList: true, attributes: true });
@@ -296,7 +303,7 @@ describe('a secret in the form’s new states', () => {
         JSON.stringify(seen),
         JSON.stringify(el.error ?? null),
         JSON.stringify(el.connection ?? null),
-        ...consoleLines,
+        ...logged.lines,
         ...statuses,
         ...log.map((r) => r.answer ?? ''),
       ].join('\n');
@@ -305,7 +312,7 @@ describe('a secret in the form’s new states', () => {
       expect(fields(el).map((f) => f.value)).to.deep.equal([id, '']);
     } finally {
       observer.disconnect();
-      Object.assign(console, originals);
+      logged.restore();
     }
   });
 });

@@ -13,6 +13,7 @@ import {
   flowRequests,
   freshSessionEachTest,
   held,
+  recordConsole,
   serverLog,
   statusText,
   uniqueTag,
@@ -259,10 +260,7 @@ describe('a secret typed into the form', () => {
     const seen: Recorded[] = [];
     for (const type of ['connect-start', 'connect-connection', 'connect-status', 'connect-success', 'connect-error'])
       el.addEventListener(type, (e) => seen.push({ type, detail: (e as CustomEvent).detail }));
-    const consoleLines: string[] = [];
-    const originals = { log: console.log, warn: console.warn, error: console.error, info: console.info };
-    for (const name of Object.keys(originals) as Array<keyof typeof originals>)
-      console[name] = (...args: unknown[]) => void consoleLines.push(args.map(String).join(' '));
+    const logged = recordConsole();
     const statuses: string[] = [];
     const observer = new MutationObserver(() => statuses.push(statusText(el)));
     observer.observe(el.shadowRoot!, { subtree: true, characterData: true, childList: true });
@@ -295,13 +293,13 @@ describe('a secret typed into the form', () => {
             return '';
           }
         }),
-        ...consoleLines,
+        ...logged.lines,
         ...statuses,
       ].join('\n');
       expect(everywhere.includes(secret), 'the secret leaked').to.equal(false);
     } finally {
       observer.disconnect();
-      Object.assign(console, originals);
+      logged.restore();
     }
   });
 });

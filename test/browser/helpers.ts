@@ -317,6 +317,17 @@ export async function openByClick(url: string, name: string): Promise<Window | n
   return popup;
 }
 
+/**
+ * Records every line of the console (log, info, warn, error) until `restore()`: the place a secret must never reach.
+ */
+export function recordConsole(): { lines: string[]; restore: () => void } {
+  const lines: string[] = [];
+  const originals = { log: console.log, warn: console.warn, error: console.error, info: console.info };
+  for (const name of Object.keys(originals) as Array<keyof typeof originals>)
+    console[name] = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
+  return { lines, restore: () => Object.assign(console, originals) };
+}
+
 /** Records console.warn (the boundary under test) while fn runs. */
 export async function warnings(fn: () => Promise<void>): Promise<string[]> {
   const real = console.warn;
