@@ -1,10 +1,27 @@
 // Either direction, any word length (docs/architecture.md, "Languages and direction"): under dir="rtl" the
 // secondary buttons lie to the left of the main button with the same gap as in ltr, and the icon, inputs and status
-// marker mirror; a long German word wraps inside the element at 320 px. Measured boxes.
+// marker mirror; a long German word wraps inside the element at 320 px, and every pack's Reconnect fits one line
+// there. Measured boxes.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import '../../src/index.js';
 import type { ConnectProvider } from '../../src/index.js';
 import { button, freshSessionEachTest, seedConnection } from './helpers.js';
+import ar from '../../src/locales/ar.js';
+import de from '../../src/locales/de.js';
+import es from '../../src/locales/es.js';
+import fr from '../../src/locales/fr.js';
+import he from '../../src/locales/he.js';
+import it_ from '../../src/locales/it.js';
+import ja from '../../src/locales/ja.js';
+import ko from '../../src/locales/ko.js';
+import nl from '../../src/locales/nl.js';
+import pl from '../../src/locales/pl.js';
+import ptBR from '../../src/locales/pt-BR.js';
+import sv from '../../src/locales/sv.js';
+import tr from '../../src/locales/tr.js';
+import zhCN from '../../src/locales/zh-CN.js';
+
+const PACKS = { ar, de, es, fr, he, it: it_, ja, ko, nl, pl, 'pt-BR': ptBR, sv, tr, 'zh-CN': zhCN };
 
 const box = (el: ConnectProvider, part: string) =>
   el.shadowRoot!.querySelector<HTMLElement>(`[part="${part}"]`)!.getBoundingClientRect();
@@ -98,6 +115,36 @@ describe('<connect-provider> in either direction', () => {
       expect(box(el, part).right, `${part} within 320 px`).to.be.at.most(outer.right + 0.5);
     expect(el.getBoundingClientRect().width).to.be.at.most(320);
     expect(wrapper.scrollWidth).to.be.at.most(320);
+  });
+});
+
+describe('<connect-provider> in a 320 px column, in every language', () => {
+  let group: string;
+  freshSessionEachTest((session) => ({ group } = session));
+
+  it("should keep each pack's Reconnect Salesforce, icon and all, on one line", async () => {
+    await seedConnection(group, 'salesforce', 'allow');
+    const wrapper = (await fixture(html`<div style="width: 320px"></div>`)) as HTMLElement;
+    const el = document.createElement('connect-provider') as ConnectProvider;
+    el.setAttribute('endpoint', '/api/connect');
+    el.setAttribute('provider', 'salesforce');
+    wrapper.append(el);
+    await waitUntil(() => el.getAttribute('connection-status') === 'working', 'not read');
+    await waitUntil(() => el.shadowRoot!.querySelector<HTMLImageElement>('img[part=icon]')?.complete, 'no icon');
+    const wrapped: string[] = [];
+    for (const [lang, pack] of Object.entries(PACKS)) {
+      el.lang = lang;
+      const label = button(el).querySelector('slot')!;
+      const expected = pack.reconnect!.replace('{provider}', 'Salesforce');
+      await waitUntil(() => label.textContent === expected, `${lang}: not "${expected}"`);
+      // One line: every box of the label's text (one per line it takes) starts at the same height.
+      const range = document.createRange();
+      range.selectNodeContents(label);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1 || box(el, 'button').right > wrapper.getBoundingClientRect().right + 0.5)
+        wrapped.push(`${lang}: "${label.textContent}"`);
+    }
+    expect(wrapped, 'labels that wrap or overflow at 320 px').to.deep.equal([]);
   });
 });
 
