@@ -80,7 +80,7 @@ describe('the element and its backend', () => {
   });
 
   for (const mode of ['html', 'missing'] as const) {
-    it(`should warn once for the flow and once for the reads at rest when the endpoint is no connect backend (${mode === 'html' ? 'it answers HTML' : 'it answers 404'})`, async () => {
+    it(`should warn once for the flow and once for each read at rest when the endpoint is no connect backend (${mode === 'html' ? 'it answers HTML' : 'it answers 404'})`, async () => {
       const tag = uniqueTag();
       let el!: ConnectProvider;
       const seen = await warnings(async () => {
@@ -95,8 +95,11 @@ describe('the element and its backend', () => {
           'Could not connect. Please try again later.',
         );
       });
-      expect(seen, seen.join('\n')).to.have.length(2);
+      expect(seen, seen.join('\n')).to.have.length(3);
       for (const warning of seen) expect(warning).to.contain(`/observe/${tag}/${mode}/api/connect`);
+      // Each read at rest says what its own route's failure costs.
+      expect(seen.filter((s) => s.includes('cannot show the connection'))).to.have.length(1);
+      expect(seen.filter((s) => s.includes('signs in with a popup or a form'))).to.have.length(1);
       expect(el.hasAttribute('connection-status'), 'unknown: no connection-status').to.equal(false);
     });
   }
