@@ -7,7 +7,7 @@ import { renderControl, renderIcon } from './parts.js';
 import { CredentialForm } from './credential-form.js';
 import { endMessages } from './developer-messages.js';
 import { Disconnect } from './disconnect.js';
-import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
+import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider, type LinkReason } from './events.js';
 import { Flow } from './flow.js';
 import { KeepFocus } from './keep-focus.js';
 import { LinkWay } from './link-way.js';
@@ -180,6 +180,11 @@ export class ConnectProvider extends LitElement {
   /** The running or last flow. */
   #flow?: Flow;
   #linkWay = new LinkWay(this);
+  /**
+   * Why a click of this element opened no window (its flow took the link way): its next flows take the link way at
+   * once, so a link that expired (the flow's `timeout` ran out) is renewed by one click on the button.
+   */
+  #noWindow?: LinkReason;
   /** How the running or last flow signs in. */
   #scheme?: SignIn['way'];
   /** A connection this element's first sign-in left refused: it never worked, so it is not one to reconnect. */
@@ -272,6 +277,7 @@ export class ConnectProvider extends LitElement {
           if (this.#flow !== flow) return;
           // Reflected at once, so a listener reads the state that follows its event.
           this.#reflectState();
+          if (flow.state.name === 'linked') this.#noWindow = flow.state.reason;
           if (flow.done) this.#ended(flow);
           this.requestUpdate();
         },
@@ -326,7 +332,7 @@ export class ConnectProvider extends LitElement {
         : `provider "${this.provider}" signs in with ${unsupported}, which the element does not support`;
       this.#warn(message);
       flow.fail('invalid_config', message);
-    } else if (scheme === 'popup') flow.begin();
+    } else if (scheme === 'popup') flow.begin(this.#noWindow);
     else {
       flow.submit(credential);
       this.#form.clear();

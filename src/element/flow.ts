@@ -152,15 +152,18 @@ export class Flow {
     return names.includes(this.#state.name);
   }
 
-  /** The popup way's synchronous part, run inside the click, so popup blockers allow the popup. */
-  begin(): void {
+  /**
+   * The popup way's synchronous part, run inside the click, so popup blockers allow the popup. `noWindow`: why an
+   * earlier click of this element opened no window; then, as when the page tells it now, the link way at once.
+   */
+  begin(noWindow?: LinkReason): void {
     const { name } = this.#state;
     if (name !== 'idle') return;
     this.#enter({ name: transition(name, 'start') });
     if (!this.#is('requesting')) return;
     this.#holdUntilEnd();
     this.#lifetime.listen(window, 'message', (event) => this.#onMessage(event as MessageEvent));
-    this.#noWindow = noWindowHere();
+    this.#noWindow = noWindowHere() ?? noWindow;
     if (!this.#noWindow) this.#popup.openBlank(this.#config.popupText);
     this.#watchPopup();
     this.#listedAtStart = this.#read(this.#connectionId, this.#urlPolicy).then(listedBaseline, () => undefined);
