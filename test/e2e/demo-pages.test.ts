@@ -1,8 +1,9 @@
 // End-to-end, beside demo.test.ts (the settings page in three stacks, each
 // outcome): the page of single <connect-provider> elements placed by hand, the
-// language switch (German, Arabic right to left, Japanese; kept by a reload),
-// and every demo page at 320 px. A file of its own: each file has its own
-// demo (helpers.ts) and its own time limit.
+// page that embeds elements in an iframe sandboxed without allow-popups (the
+// link way), the language switch (German, Arabic right to left, Japanese; kept
+// by a reload), and every demo page at 320 px. A file of its own: each file has
+// its own demo (helpers.ts) and its own time limit.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -15,6 +16,7 @@ import {
   STACKS,
   statusText,
   buttonName,
+  timelineEvent,
   useDemo,
   waitForCount,
   waitForText,
@@ -45,6 +47,69 @@ describe('the single elements page, placed by hand', () => {
     connectsSalesforceThenDisconnects('/elements.html'));
   it("names Zendesk's input a subdomain (its own strings), stops an empty click and goes to the consent page typed", () =>
     zendeskSubdomain('/elements.html'));
+});
+
+describe('the page of an iframe sandboxed without allow-popups', () => {
+  it('shows the link way in the frame; the link, opened in another browser and allowed, connects Salesforce', async () => {
+    const context = await demo.browser.newContext();
+    const page = await context.newPage();
+    let popups = 0;
+    page.on('popup', () => popups++);
+    await page.goto(`${demo.base}/sandboxed.html`);
+    assert.equal(await page.locator('#frame').getAttribute('sandbox'), 'allow-scripts allow-same-origin');
+    const frame = page.frameLocator('#frame');
+    await frame.locator('#salesforce[connection-status="none"]').waitFor({ timeout: 15000 });
+    const salesforce = frame.locator('#salesforce');
+    await salesforce.locator('[part=button]').click();
+    await salesforce.locator('[part=qr]').waitFor();
+    const link = (await salesforce.locator('[part=link]').textContent()) ?? '';
+    assert.match(link, /^http:\/\/127\.0\.0\.1:\d+\/consent\//, "the emulator's consent link");
+    assert.equal(await salesforce.getAttribute('state'), 'authorizing');
+    assert.match(
+      (await salesforce.locator('[part=status]').textContent()) ?? '',
+      /Open this link in your browser to connect Salesforce/,
+    );
+    assert.match(await timelineEvent(page, 'connect-link', 'salesforce'), /"reason":"sandboxed"/);
+    // Another browser (a context of its own: none of this page's cookies) opens the link, and the person allows.
+    const elsewhere = await demo.browser.newContext();
+    const consent = await elsewhere.newPage();
+    await consent.goto(link);
+    assert.match((await consent.locator('h1').textContent()) ?? '', /Demo App wants to connect to Salesforce/);
+    await consent.getByRole('button', { name: 'Allow', exact: true }).click();
+    await elsewhere.close();
+    // The element, which could open no window, finds the new connection and ends connected on its own.
+    assert.match(await timelineEvent(page, 'connect-success', 'salesforce'), /\(working\)/);
+    await frame.locator('#salesforce[state="working"][connection-status="working"]').waitFor();
+    assert.equal(popups, 0, 'no window opened');
+    assert.equal(await page.locator('#timeline li[data-event="connect-popup-blocked"]').count(), 0);
+    assert.equal(await page.locator('#timeline li[data-event="connect-success"]').count(), 1);
+    // Left as found: disconnected, for the other tests of this demo.
+    await salesforce.locator('[part=disconnect]').click();
+    await salesforce.locator('[part=keep]').waitFor();
+    await salesforce.locator('[part=disconnect]').click();
+    await frame.locator('#salesforce[connection-status="none"]').waitFor();
+    await context.close();
+  });
+
+  it('with the switch on (allow-popups), the same click opens the consent popup', async () => {
+    const context = await demo.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${demo.base}/sandboxed.html`);
+    const frame = page.frameLocator('#frame');
+    await frame.locator('#salesforce[connection-status="none"]').waitFor({ timeout: 15000 });
+    await Promise.all([
+      page.waitForEvent('framenavigated', (navigated) => navigated.parentFrame() === page.mainFrame()),
+      page.locator('#allow-popups').check(),
+    ]);
+    assert.match((await page.locator('#sandbox').textContent()) ?? '', /allow-popups allow-popups-to-escape-sandbox/);
+    // The frame was loaded anew, with the new sandbox: its element reads its connection again.
+    await frame.locator('#salesforce[connection-status="none"]').waitFor({ timeout: 15000 });
+    const [popup] = await Promise.all([page.waitForEvent('popup'), frame.locator('#salesforce [part=button]').click()]);
+    await popup.waitForLoadState();
+    assert.match((await popup.locator('h1').textContent()) ?? '', /Demo App wants to connect to Salesforce/);
+    assert.equal(await frame.locator('#salesforce [part=link]').count(), 0);
+    await context.close();
+  });
 });
 
 describe('the language switch', () => {
