@@ -170,7 +170,7 @@ describe('the documentation (README.md, docs/*.md)', () => {
   }
 });
 
-describe("docs/frameworks.md's Angular events table", () => {
+describe('the events tables of docs/frameworks.md (Angular) and docs/element.md', () => {
   it('gives each event of both tags its $event type, under the name and entry that export it', () => {
     // The table: | `(event)` | `CustomEvent<Type>` | `entry` |
     const page = readFileSync(`${root}docs/frameworks.md`, 'utf8');
@@ -193,6 +193,18 @@ describe("docs/frameworks.md's Angular events table", () => {
       declared.set(event!, `${type} from connect-provider/integrations`);
     assert.ok(declared.size >= 14, `${declared.size} events declared`);
     assert.deepEqual(rows, declared);
+
+    // docs/element.md names the same types: the element's table (last column), the list's events (after the detail).
+    const reference = readFileSync(`${root}docs/element.md`, 'utf8');
+    const named = new Map([
+      ...[...reference.matchAll(/^\| `(connect-[a-z-]+)` +\|.*\| `(\w+)` +\|$/gm)].map(
+        ([, event, type]) => [event!, `${type} from connect-provider`] as const,
+      ),
+      ...[...reference.matchAll(/^- `(connect-integrations-[a-z]+)` `\{[^`]*\}`\s+\(`(\w+)`\)/gm)].map(
+        ([, event, type]) => [event!, `${type} from connect-provider/integrations`] as const,
+      ),
+    ]);
+    assert.deepEqual(named, declared, 'docs/element.md names each detail type as the sources declare it');
 
     // Each type is exported by the entry the table names, as the compiler reads the entry.
     const entries = { 'connect-provider': 'src/index.ts', 'connect-provider/integrations': 'src/integrations.ts' };
