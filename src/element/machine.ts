@@ -64,7 +64,7 @@ export type FlowState =
   | { name: 'working'; connection: Connection }
   | { name: 'bad_credentials'; error: ConnectError }
   /** `from`: the state the flow failed in (a time-out while verifying reads differently). */
-  | { name: 'error'; error: ConnectError; from: StateName; noPopups?: boolean }
+  | { name: 'error'; error: ConnectError; from: StateName }
   | { name: 'cancelled'; error: ConnectError };
 
 /** The shape of the state named `S`. */

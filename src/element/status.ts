@@ -29,7 +29,6 @@ export function flowStatusKey(state: FlowState): keyof ConnectStrings | undefine
   if (refusesProvider(problem)) return 'unknownProvider';
   if (code === 'network_error' && problem) return 'unavailable';
   if (code === 'timeout' && state.from === 'verifying') return 'verifyTimeout';
-  if (state.noPopups) return 'noPopups';
   return code in DEFAULT_STRINGS ? (code as keyof ConnectStrings) : 'error';
 }
 

@@ -39,8 +39,6 @@ export interface ConnectStrings {
   signIn: string;
   /** The backend does not serve this provider (400 or 404 for it). */
   unknownProvider: string;
-  /** The page cannot open popups at all (a sandboxed frame). */
-  noPopups: string;
   cancelled: string;
   /** A required input is empty (or only spaces). */
   required: string;
@@ -118,7 +116,6 @@ export const ENGLISH = {
   unavailable: 'Connecting is not available right now. Please try again later.',
   signIn: 'Please sign in to connect {provider}.',
   unknownProvider: '{provider} cannot be connected here.',
-  noPopups: 'This page cannot open the sign-in window.',
   cancelled: 'The sign-in was cancelled.',
   required: 'Enter “{field}” to connect {provider}.',
   refusedField: '{provider} cannot use this “{field}”. Check it and try again.',

@@ -24,7 +24,6 @@ const strings: LocaleStrings = {
   unavailable: 'الربط غير متاح حاليًا. يرجى المحاولة مرة أخرى لاحقًا.',
   signIn: 'يرجى تسجيل الدخول إلى الموقع لربط حساب {provider}.',
   unknownProvider: 'لا يمكن ربط حساب {provider} هنا.',
-  noPopups: 'لا يمكن لهذه الصفحة فتح نافذة تسجيل الدخول.',
   cancelled: 'تم إلغاء تسجيل الدخول.',
   required: 'يرجى إدخال «{field}» لربط حساب {provider}.',
   refusedField: 'لم يقبل {provider} قيمة «{field}». يرجى التحقق منها والمحاولة مرة أخرى.',

@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'Eine Verbindung ist derzeit nicht möglich. Bitte versuchen Sie es später erneut.',
   signIn: 'Bitte melden Sie sich an, um {provider} zu verbinden.',
   unknownProvider: '{provider} kann hier nicht verbunden werden.',
-  noPopups: 'Diese Seite kann das Anmeldefenster nicht öffnen.',
   cancelled: 'Die Anmeldung wurde abgebrochen.',
   required: 'Bitte füllen Sie das Feld „{field}“ aus, um {provider} zu verbinden.',
   refusedField:

@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'No es posible conectarse en este momento. Inténtelo de nuevo más tarde.',
   signIn: 'Inicie sesión para conectar {provider}.',
   unknownProvider: '{provider} no se puede conectar aquí.',
-  noPopups: 'Esta página no puede abrir la ventana de inicio de sesión.',
   cancelled: 'Se canceló el inicio de sesión.',
   required: 'Complete el campo «{field}» para conectar {provider}.',
   refusedField: '{provider} no acepta el valor del campo «{field}». Revíselo e inténtelo de nuevo.',

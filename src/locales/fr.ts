@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'Les connexions sont momentanément indisponibles. Veuillez réessayer plus tard.',
   signIn: 'Veuillez vous identifier pour connecter {provider}.',
   unknownProvider: '{provider} ne peut pas être connecté ici.',
-  noPopups: 'Cette page ne peut pas ouvrir la fenêtre d’identification.',
   cancelled: 'L’identification a été annulée.',
   required: 'Renseignez le champ «\u00a0{field}\u00a0» pour connecter {provider}.',
   refusedField: '{provider} n’accepte pas la valeur du champ «\u00a0{field}\u00a0». Vérifiez-la, puis réessayez.',

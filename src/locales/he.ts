@@ -24,7 +24,6 @@ const strings: LocaleStrings = {
   unavailable: 'החיבור אינו זמין כרגע. יש לנסות שוב מאוחר יותר.',
   signIn: 'יש להיכנס לאתר כדי לחבר את {provider}.',
   unknownProvider: 'לא ניתן לחבר את {provider} כאן.',
-  noPopups: 'לא ניתן לפתוח את חלון הכניסה מהדף הזה.',
   cancelled: 'הכניסה בוטלה.',
   required: 'יש להזין "{field}" כדי לחבר את {provider}.',
   refusedField: '{provider} דחה את הערך בשדה "{field}". יש לבדוק אותו ולנסות שוב.',

@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'Al momento non è possibile connettersi. Riprova più tardi.',
   signIn: 'Accedi per connettere {provider}.',
   unknownProvider: 'Non è possibile connettere {provider} da qui.',
-  noPopups: 'Questa pagina non può aprire la finestra di accesso.',
   cancelled: 'L’accesso è stato annullato.',
   required: 'Compila il campo «{field}» per connettere {provider}.',
   refusedField: '{provider} non accetta il valore del campo «{field}». Controllalo e riprova.',

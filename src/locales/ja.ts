@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: '現在、連携をご利用いただけません。しばらくしてからもう一度お試しください。',
   signIn: '{provider} と連携するにはログインしてください。',
   unknownProvider: 'ここでは {provider} と連携できません。',
-  noPopups: 'このページではログイン ウィンドウを開けません。',
   cancelled: 'ログインがキャンセルされました。',
   required: '{provider} と連携するには「{field}」を入力してください。',
   refusedField: '{provider} では入力された「{field}」を使用できません。内容を確認して、もう一度お試しください。',

@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: '지금은 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.',
   signIn: '{provider}에 연결하려면 로그인하세요.',
   unknownProvider: '여기에서는 {provider}에 연결할 수 없습니다.',
-  noPopups: '이 페이지에서는 로그인 창을 열 수 없습니다.',
   cancelled: '로그인이 취소되었습니다.',
   required: '{provider}에 연결하려면 ‘{field}’ 항목을 입력하세요.',
   refusedField: '입력한 ‘{field}’ 값은 {provider}에서 사용할 수 없습니다. 확인한 후 다시 시도해 주세요.',

@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'Koppelen is op dit moment niet mogelijk. Probeer het later opnieuw.',
   signIn: 'Log in om {provider} te koppelen.',
   unknownProvider: '{provider} kan hier niet worden gekoppeld.',
-  noPopups: 'Deze pagina kan het inlogvenster niet openen.',
   cancelled: 'Het inloggen is geannuleerd.',
   required: 'Vul het veld ‘{field}’ in om {provider} te koppelen.',
   refusedField:

@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'Łączenie kont jest chwilowo niemożliwe. Spróbuj ponownie później.',
   signIn: 'Zaloguj się, aby połączyć konto {provider}.',
   unknownProvider: 'Nie można tutaj połączyć konta {provider}.',
-  noPopups: 'Ta strona nie może otworzyć okna logowania.',
   cancelled: 'Logowanie zostało anulowane.',
   required: 'Wypełnij pole „{field}”, aby połączyć konto {provider}.',
   refusedField: 'Usługa {provider} nie przyjęła wartości z pola „{field}”. Sprawdź ją i spróbuj ponownie.',

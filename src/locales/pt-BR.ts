@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'O serviço de conexão está indisponível no momento. Tente novamente mais tarde.',
   signIn: 'Faça login para conectar {provider}.',
   unknownProvider: 'Não é possível conectar {provider} aqui.',
-  noPopups: 'Esta página não pode abrir a janela de login.',
   cancelled: 'O login foi cancelado.',
   required: 'Preencha o campo “{field}” para conectar {provider}.',
   refusedField: '{provider} não aceitou o valor informado em “{field}”. Verifique e tente novamente.',

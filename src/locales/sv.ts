@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'Det går inte att ansluta just nu. Försök igen senare.',
   signIn: 'Logga in för att ansluta {provider}.',
   unknownProvider: '{provider} kan inte anslutas här.',
-  noPopups: 'Den här sidan kan inte öppna inloggningsfönstret.',
   cancelled: 'Inloggningen avbröts.',
   required: 'Fyll i ”{field}” för att ansluta {provider}.',
   refusedField: '{provider} godkänner inte det du har angett i ”{field}”. Kontrollera och försök igen.',

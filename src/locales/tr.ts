@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: 'Şu anda bağlantı kurulamıyor. Lütfen daha sonra tekrar deneyin.',
   signIn: '{provider} hesabını bağlamak için lütfen oturum açın.',
   unknownProvider: '{provider} hesabı burada bağlanamaz.',
-  noPopups: 'Bu sayfa oturum açma penceresini açamıyor.',
   cancelled: 'Oturum açma işlemi iptal edildi.',
   required: '{provider} hesabını bağlamak için “{field}” alanını doldurun.',
   refusedField: '{provider}, “{field}” alanındaki değeri kabul etmedi. Lütfen kontrol edip tekrar deneyin.',

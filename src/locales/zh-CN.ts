@@ -23,7 +23,6 @@ const strings: LocaleStrings = {
   unavailable: '暂时无法连接，请稍后重试。',
   signIn: '请先登录，然后再连接 {provider}。',
   unknownProvider: '无法在此处连接 {provider}。',
-  noPopups: '此页面无法打开登录窗口。',
   cancelled: '登录已取消。',
   required: '请输入“{field}”以连接 {provider}。',
   refusedField: '{provider} 无法使用您输入的“{field}”，请检查后重试。',

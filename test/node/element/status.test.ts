@@ -9,12 +9,11 @@ import { sampleConnection } from '../../shared/fixtures.js';
 
 const failed = (
   code: ConnectError['code'],
-  options: { problem?: Problem; from?: FlowState['name']; noPopups?: boolean } = {},
+  options: { problem?: Problem; from?: FlowState['name'] } = {},
 ): FlowState => ({
   name: 'error',
   error: new ConnectError(code, 'message', options.problem),
   from: options.from ?? 'requesting',
-  noPopups: options.noPopups,
 });
 const connection = (status: string) => sampleConnection({ status } as Partial<Connection>);
 
@@ -37,7 +36,6 @@ describe('the flow status', () => {
     assert.equal(flowStatusKey(failed('network_error')), 'network_error');
     assert.equal(flowStatusKey(failed('timeout', { from: 'verifying' })), 'verifyTimeout');
     assert.equal(flowStatusKey(failed('timeout', { from: 'authorizing' })), 'timeout');
-    assert.equal(flowStatusKey(failed('invalid_config', { noPopups: true })), 'noPopups');
     assert.equal(flowStatusKey(failed('invalid_config')), 'error', 'a code with no text of its own');
     assert.equal(flowStatusKey(failed('authorization_failed')), 'authorization_failed');
   });
