@@ -4,7 +4,10 @@
 // language below, waits until every row has read its connection and speaks the
 // language, and writes docs/demo.png (English, light), docs/demo-dark.png
 // (English, dark), docs/demo-320.png (German, a 320 px column),
-// docs/demo-ar.png (Arabic, right to left) and docs/demo-ja.png (Japanese).
+// docs/demo-ar.png (Arabic, right to left) and docs/demo-ja.png (Japanese);
+// then the link way: the page of an iframe sandboxed without allow-popups,
+// Salesforce clicked, its link, Copy and QR code shown in the frame
+// (docs/link-way.png, -dark, -320 in German, -ar).
 // `npm run screenshot -- /tmp/out` writes them elsewhere. Japanese needs a
 // font with its glyphs (Debian: fonts-ipafont-gothic or fonts-noto-cjk), or
 // Chromium draws empty boxes: the script checks for one first.
@@ -25,6 +28,13 @@ const SHOTS = [
   { file: 'demo-320.png', lang: 'de', connect: 'Salesforce verbinden', width: 320, scheme: 'light' },
   { file: 'demo-ar.png', lang: 'ar', connect: 'ربط حساب Salesforce', width: 1000, scheme: 'light' },
   { file: 'demo-ja.png', lang: 'ja', connect: 'Salesforce と連携', width: 1000, scheme: 'light' },
+] as const;
+/** The link way's pictures: the frame of demo/sandboxed.html once Salesforce's click showed its QR code. */
+const LINK_SHOTS = [
+  { file: 'link-way.png', lang: 'en', width: 1000, scheme: 'light' },
+  { file: 'link-way-dark.png', lang: 'en', width: 1000, scheme: 'dark' },
+  { file: 'link-way-320.png', lang: 'de', width: 320, scheme: 'light' },
+  { file: 'link-way-ar.png', lang: 'ar', width: 1000, scheme: 'light' },
 ] as const;
 const folder = process.argv[2]
   ? `${process.argv[2].replace(/\/$/, '')}/`
@@ -89,6 +99,18 @@ try {
     await settled(page, connect);
     await mkdir(folder, { recursive: true });
     await page.screenshot({ path: out, fullPage: true });
+    await page.close();
+    console.log(`wrote ${out}`);
+  }
+  for (const { file, lang, width, scheme } of LINK_SHOTS) {
+    const out = `${folder}${file}`;
+    const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+    await page.goto(`http://127.0.0.1:${port}/sandboxed.html?lang=${lang}`);
+    const salesforce = page.frameLocator('#frame').locator('#salesforce[connection-status="none"]');
+    await salesforce.waitFor({ timeout: 15000 });
+    await salesforce.locator('[part=button]').click();
+    await salesforce.locator('[part=qr]').waitFor({ timeout: 15000 });
+    await page.locator('#frame').screenshot({ path: out });
     await page.close();
     console.log(`wrote ${out}`);
   }

@@ -7,8 +7,12 @@ import type { ReactiveElement } from 'lit';
 import { qrPath } from './qr.js';
 import type { ConnectStrings } from './strings.js';
 
-/** The block's own look: on their own lines, the link wrapped anywhere (a 320 px column), the QR code on white. */
+/**
+ * The block's own look: on their own lines, the link wrapped anywhere (a 320 px column), the QR code on white; Copy
+ * starts its line, at the edge of the text above it (the element's other controls stand beside a button).
+ */
 const STYLE = `.link-way,[part=link],[part=qr]{display:block;margin-top:.5em}
+.link-way [part=copy]{margin-inline-start:0}
 [part=link]{font:.875em ui-monospace,monospace;-webkit-user-select:all;user-select:all}`;
 
 const SVG = 'http://www.w3.org/2000/svg';

@@ -394,7 +394,7 @@ describe('<connect-provider> link way, in a sandboxed iframe without allow-popup
     f.el.cancel();
   }).timeout(30000);
 
-  it('should fit a 320 px column right to left, the link kept left to right', async () => {
+  it('should fit a 320 px column right to left, the link kept left to right, Copy at the start edge', async () => {
     signInFreshGroup();
     const f = (current = await framed('dir="rtl" style="width:320px"'));
     f.frames[0].style.width = '320px';
@@ -406,6 +406,9 @@ describe('<connect-provider> link way, in a sandboxed iframe without allow-popup
     expect(shown.scrollWidth, 'the link wraps inside its line').to.be.at.most(shown.clientWidth);
     expect(f.win.getComputedStyle(shown).direction).to.equal('ltr');
     expect(part(f.el, 'link')!.textContent).to.equal(link);
+    // Copy starts its line where the text above it starts: on the right, right to left.
+    const copy = part(f.el, 'copy')!.getBoundingClientRect().right;
+    expect(copy, 'Copy at the start edge').to.be.closeTo(part(f.el, 'status')!.getBoundingClientRect().right, 1);
     f.el.cancel();
   }).timeout(30000);
 
