@@ -126,7 +126,7 @@ function run(command, args, { env = {}, limitMs, quiet = false, later = false, t
       clearTimeout(timer);
       resolve({ code: 1, output: String(error), timedOut });
     });
-    child.on('close', async (code) => {
+    child.on('close', async (code, signal) => {
       clearTimeout(timer);
       running.delete(child);
       // Anything still running in the step's session a second later (a server, Xvfb, a driver) was leaked: stop it.
@@ -140,7 +140,7 @@ function run(command, args, { env = {}, limitMs, quiet = false, later = false, t
       }
       if (later) process.stdout.write(`\n## ${title}\n${output}\n## end of ${title}\n`);
       if (quiet && errors) process.stderr.write(`\n## ${command} ${args[0] ?? ''}\n${errors}## end of it\n`);
-      resolve({ code: code ?? 1, output, timedOut });
+      resolve({ code: code ?? 1, signal, output, timedOut });
     });
   });
 }
@@ -248,7 +248,7 @@ if (!only || only === 'browser') {
     browser: true,
     async run() {
       const file = join(tmp, 'wtr.json');
-      const { code, timedOut } = await run('npm', ['run', '--silent', 'test:browser'], {
+      const { code, signal, timedOut } = await run('npm', ['run', '--silent', 'test:browser'], {
         env: { WTR_SUMMARY_FILE: file },
         limitMs: 20 * MINUTE,
       });
@@ -256,7 +256,8 @@ if (!only || only === 'browser') {
       try {
         totals = JSON.parse(readFileSync(file, 'utf8'));
       } catch {
-        // no summary: the runner died before reporting
+        // No summary: the runner died before reporting. Say how it ended, since its last words may be lost with it.
+        console.error(`# the browser runner ended (${signal ?? `exit code ${code}`}) before its summary`);
       }
       return {
         passed: totals.passed,
