@@ -3,14 +3,14 @@
 import './element/define-integrations.js';
 
 export * from './index.js';
-export {
-  ConnectIntegrations,
-  type ConnectIntegrationsChangeDetail,
-  type ConnectIntegrationsErrorDetail,
-  type ConnectIntegrationsLoadedDetail,
-  type IntegrationDetail,
-  type IntegrationEntry,
-  type IntegrationState,
-} from './element/connect-integrations.js';
+export { ConnectIntegrations } from './element/connect-integrations.js';
+export type {
+  ConnectIntegrationsChangeDetail,
+  ConnectIntegrationsErrorDetail,
+  ConnectIntegrationsLoadedDetail,
+  IntegrationDetail,
+  IntegrationEntry,
+  IntegrationState,
+} from './element/integrations-events.js';
 export { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './element/integrations-strings.js';
 export { defineConnectIntegrations, INTEGRATIONS_TAG } from './element/define-integrations.js';

@@ -1,12 +1,12 @@
 // Types only: what a template may set on <connect-provider> and
 // <connect-integrations>, shared by the React, Vue and Svelte typings beside
 // this file.
+import type { ConnectIntegrations } from '../connect-integrations.js';
 import type {
-  ConnectIntegrations,
   ConnectIntegrationsChangeDetail,
   ConnectIntegrationsErrorDetail,
   ConnectIntegrationsLoadedDetail,
-} from '../connect-integrations.js';
+} from '../integrations-events.js';
 import type { ConnectProvider } from '../connect-provider.js';
 import type { ConnectEventDetails } from '../events.js';
 

@@ -92,7 +92,7 @@ describe('the manifest: internal members', () => {
 
   it("finds the list's state in connect-integrations.ts", () => {
     const internal = internalMembers('src/element/connect-integrations.ts').get('ConnectIntegrations')!;
-    for (const name of ['entries', 'failure', 'connections', 'query', 'attentionOnly'])
+    for (const name of ['query', 'attentionOnly', '#read', '#rows'])
       assert.ok(internal.has(name), name);
     assert.ok(!internal.has('endpoint'));
   });
