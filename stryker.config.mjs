@@ -58,10 +58,12 @@ export const AREAS = {
       'test/node/shared/url.test.ts',
     ],
   },
-  // The element's rules that hold without a browser (issue #30): the flow's table, the trust of a popup's message,
-  // the "changed since" rule, the status line, the polling schedule and the backend session's retry policy, with
-  // their Node tests. The rest of the element (the Lit class, the popup, the page's reads) runs only in the browser
-  // suites, which Stryker does not run.
+  // The element's rules that hold without a browser (issues #30 and #43): the flow's table, the trust of a popup's
+  // message, the "changed since" rule, the status line, the polling schedule and the backend session's retry policy;
+  // the flow itself (flow.ts, with the popup it drives and the lifetime that holds its timers, on the fake page of
+  // flow.test.ts), the developer's console messages, the terminal error and the language choice; with their Node
+  // tests. The rest of the element (the Lit classes, the flow's settings from attributes, the page's reads, the
+  // form, the link way) runs only in the browser suites, which Stryker does not run.
   element: {
     mutate: [
       'src/element/machine.ts',
@@ -71,6 +73,13 @@ export const AREAS = {
       'src/element/poller.ts',
       'src/element/backend-session.ts',
       'src/element/backend.ts',
+      'src/element/flow.ts',
+      'src/element/popup.ts',
+      'src/element/lifetime.ts',
+      'src/element/timing.ts',
+      'src/element/developer-messages.ts',
+      'src/element/events.ts',
+      'src/element/locales.ts',
     ],
     tests: testsIn('test/node/element'),
   },
