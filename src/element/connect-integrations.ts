@@ -1,5 +1,4 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { Connection } from '../shared/types.js';
 import type { ConnectProvider } from './connect-provider.js';
 import type { ConnectStrings } from './strings.js';
 import { DEFAULT_INTEGRATIONS_STRINGS, type IntegrationsStrings } from './integrations-strings.js';
@@ -12,7 +11,15 @@ import type {
 } from './integrations-events.js';
 import { IntegrationsRead, type ConnectionsRead } from './integrations-read.js';
 import { matchesAll, SEARCH_FROM, wordsOf } from './integrations-search.js';
-import { nameOf, renderRow, stateOfStatus, type RowState } from './integrations-row.js';
+import {
+  detailOf,
+  nameOf,
+  renderRow,
+  renderSummary,
+  stateOfStatus,
+  watchRowHeights,
+  type RowState,
+} from './integrations-parts.js';
 import { pickConnection, type ConnectionList } from './page-reads.js';
 import { langOf } from './locales.js';
 import { Localize } from './localize.js';
@@ -109,10 +116,7 @@ export class ConnectIntegrations extends LitElement {
   #refocus = false;
   /** Each row's connection-status: the list follows it (made once in the page, never on a server). */
   #observer?: MutationObserver;
-  /**
-   * A row element that holds more than its line of buttons (a form, a flow's progress, an error: half a line taller)
-   * spans its row below the provider's name; back to its buttons alone, it returns to the end of the name's line.
-   */
+  /** Each row's height: a row element that holds more than its buttons spans its row (integrations-parts.ts). */
   #sizes?: ResizeObserver;
   /** The list's texts: the host's strings, else the pack of the list's language (its rows find theirs the same way). */
   #localize = new Localize<keyof IntegrationsStrings>(this, DEFAULT_INTEGRATIONS_STRINGS);
@@ -125,16 +129,7 @@ export class ConnectIntegrations extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#observer ??= new MutationObserver(() => this.requestUpdate());
-    this.#sizes ??= new ResizeObserver((entries) =>
-      // In the next frame: a row changed now would be measured again in this one (a loop the browser reports).
-      requestAnimationFrame(() => {
-        for (const { target } of entries) {
-          const button = target.shadowRoot?.querySelector('[part=button]');
-          const grown = !!button && target.getBoundingClientRect().height > button.getBoundingClientRect().height * 1.5;
-          target.parentElement?.classList.toggle('grown', grown);
-        }
-      }),
-    );
+    this.#sizes ??= watchRowHeights();
     for (const type of ROW_EVENTS) this.renderRoot.addEventListener(type, this.#rowEvent);
   }
 
@@ -201,16 +196,9 @@ export class ConnectIntegrations extends LitElement {
 
   /** The rows as the events tell them. */
   #details(): IntegrationDetail[] {
-    return (this.#read.entries ?? []).map((entry) => {
-      const row = this.#rows.get(entry.provider);
-      const state = this.#states.get(entry.provider);
-      return {
-        provider: entry.provider,
-        displayName: nameOf(entry),
-        connection: (state === 'connected' || state === 'attention' ? row?.connection : undefined) ?? null,
-        state: state === 'loading' || !state ? 'unknown' : state,
-      };
-    });
+    return (this.#read.entries ?? []).map((entry) =>
+      detailOf(entry, this.#states.get(entry.provider), this.#rows.get(entry.provider)?.connection),
+    );
   }
 
   /** The rows' connections as a change is measured: each row's last known connection (its id and status). */
@@ -266,18 +254,10 @@ export class ConnectIntegrations extends LitElement {
       }),
     );
     this.#told = entries.map(({ provider }) => `${provider}=${this.#known.get(provider)}`).join('\n');
-    const state = (connection: Connection | undefined): IntegrationState =>
-      list
-        ? (stateOfStatus(connection ? connection.status : 'none') ?? 'none')
-        : (this.#read.connections as 'unknown' | 'signed-out');
     const integrations = entries.map((entry) => {
       const connection = list ? pickConnection(list, entry.provider) : undefined;
-      return {
-        provider: entry.provider,
-        displayName: nameOf(entry),
-        connection: connection ?? null,
-        state: state(connection),
-      };
+      const state = list ? (stateOfStatus(connection?.status ?? 'none') ?? 'none') : this.#read.connections;
+      return detailOf(entry, state as IntegrationState, connection);
     });
     if (error) this.#emit('connect-integrations-error', error);
     this.#emit('connect-integrations-loaded', error ? { integrations, error } : { integrations });
@@ -302,9 +282,8 @@ export class ConnectIntegrations extends LitElement {
     void this.#read.read();
   }
 
-  #text(key: keyof IntegrationsStrings, values: Record<string, string> = {}): string {
-    return this.#localize.term(key, values);
-  }
+  /** A text of the list, with its placeholders filled. */
+  #term = (key: keyof IntegrationsStrings, values?: Record<string, string>): string => this.#localize.term(key, values);
 
   /** Whether a row is shown by the search (over its name and description) and the filter. */
   #shown(entry: IntegrationEntry, words: string[]): boolean {
@@ -329,29 +308,17 @@ export class ConnectIntegrations extends LitElement {
       element: this.#rows.get(provider),
       description: this.#description(entry),
     };
-    return renderRow(row, (key, values) => this.#text(key, values), langOf(this) || 'en');
+    return renderRow(row, this.#term, langOf(this) || 'en');
   }
 
   /** The summary line and its filter toggle, once the connections are known. */
   #renderSummary(): TemplateResult | typeof nothing {
     if (!this.summary || !this.#read.entries?.length || this.#read.connections !== 'read') return nothing;
-    const states = [...this.#states.values()];
-    const count = (state: IntegrationState) => String(states.filter((s) => s === state).length);
     const on = !!this.attentionOnly;
-    return html`<div part="summary" class="summary">
-      <span>${this.#text('summary', { connected: count('connected'), attention: count('attention') })}</span>
-      <button
-        part="filter"
-        type="button"
-        aria-pressed=${String(on) as 'true' | 'false'}
-        @click=${() =>
-          (this.attentionOnly = on
-            ? undefined
-            : new Set([...this.#states].filter(([, s]) => s === 'attention').map(([provider]) => provider)))}
-      >
-        ${this.#text('filter')}
-      </button>
-    </div>`;
+    const needing = () => [...this.#states].filter(([, s]) => s === 'attention').map(([provider]) => provider);
+    return renderSummary([...this.#states.values()], on, this.#term, () => {
+      this.attentionOnly = on ? undefined : new Set(needing());
+    });
   }
 
   protected override render() {
@@ -364,21 +331,21 @@ export class ConnectIntegrations extends LitElement {
     const count = shown.filter(Boolean).length;
     // What the list says, in its one live region (present from the first render, its text changing).
     const notice = failure
-      ? this.#text(failure)
+      ? this.#term(failure)
       : entries && !entries.length
-        ? this.#text('empty')
+        ? this.#term('empty')
         : connections === 'signed-out'
-          ? this.#text('signedOut')
+          ? this.#term('signedOut')
           : connections === 'unknown' && entries
-            ? this.#text('checkFailed')
+            ? this.#term('checkFailed')
             : this.attentionOnly && !count && !typed
-              ? this.#text('noneNeedAttention')
+              ? this.#term('noneNeedAttention')
               : '';
     const noMatch = !!typed && !count;
     const matches = noMatch
-      ? this.#text('noMatch', { query: typed })
+      ? this.#term('noMatch', { query: typed })
       : typed
-        ? this.#text('matches', { count: String(count), total: String(entries!.length) })
+        ? this.#term('matches', { count: String(count), total: String(entries!.length) })
         : '';
     const retry = !!failure || (!!entries && (connections === 'signed-out' || connections === 'unknown'));
     return html`${this.#renderSummary()}${
@@ -386,8 +353,8 @@ export class ConnectIntegrations extends LitElement {
         ? html`<input
             part="search"
             type="search"
-            aria-label=${this.#text('search')}
-            placeholder=${this.#text('search')}
+            aria-label=${this.#term('search')}
+            placeholder=${this.#term('search')}
             .value=${this.query}
             @input=${(event: Event) => (this.query = (event.target as HTMLInputElement).value)}
           />`
@@ -398,12 +365,12 @@ export class ConnectIntegrations extends LitElement {
         ></p
       >${
         noMatch
-          ? html`<button part="clear" type="button" @click=${this.#clear}>${this.#text('clear')}</button>`
+          ? html`<button part="clear" type="button" @click=${this.#clear}>${this.#term('clear')}</button>`
           : nothing
       }${
         retry
           ? html`<button part="retry" type="button" @click=${(event: Event) => this.#retry(event)}>
-              ${this.#text('retry')}
+              ${this.#term('retry')}
             </button>`
           : nothing
       }${

@@ -1,22 +1,20 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import type { Connection } from '../shared/types.js';
-import { unsupportedScheme, type SignIn } from '../shared/sign-in.js';
 import { connectProviderStyles } from './connect-provider.styles.js';
-import { flowSettings } from './flow-settings.js';
 import { renderControl, renderIcon } from './parts.js';
 import { CredentialForm } from './credential-form.js';
-import { endMessages } from './developer-messages.js';
+import { CurrentFlow } from './current-flow.js';
+import { misconfigured, warnOnce } from './developer-messages.js';
 import { Disconnect } from './disconnect.js';
-import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider, type LinkReason } from './events.js';
-import { Flow } from './flow.js';
+import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } from './events.js';
 import { KeepFocus } from './keep-focus.js';
 import { LinkWay } from './link-way.js';
 import { displayNameOf, Localize } from './localize.js';
-import { publicState, type ConnectState } from './machine.js';
-import { reflect, RestState } from './rest-state.js';
+import type { ConnectState } from './machine.js';
+import { RestState } from './rest-state.js';
 import { flowStatusKey, statusLine } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
-import { REUSE_FOR, TIMING_BOUNDS } from './timing.js';
+import { TIMING_BOUNDS } from './timing.js';
 
 /**
  * @summary A button that connects the user's third-party account through the platform's OAuth popup, verifies that
@@ -149,9 +147,9 @@ export class ConnectProvider extends LitElement {
   strings: Partial<ConnectStrings> = {};
 
   #localize = new Localize(this, DEFAULT_STRINGS);
-  #rest = new RestState(
+  #rest: RestState = new RestState(
     this,
-    () => (this.#busy ? this.#flow : undefined),
+    () => (this.#current.busy ? this.#current.flow : undefined),
     (connection) => this.#emit('connect-loaded', { connection }),
   );
   #form = new CredentialForm(
@@ -168,8 +166,7 @@ export class ConnectProvider extends LitElement {
     (message) => this.#warn(message),
     (connection) => {
       this.#rest.removed(connection);
-      this.#flow = undefined;
-      this.#reflectState();
+      this.#current.flow = undefined;
       this.#emit('connect-disconnect', { connection });
     },
     () => {
@@ -177,31 +174,20 @@ export class ConnectProvider extends LitElement {
       this.#form.say();
     },
   );
-  /** The running or last flow. */
-  #flow?: Flow;
+  #current: CurrentFlow = new CurrentFlow(this, this.#rest, this.#form, {
+    emit: (provider, type, detail) => this.#emit(type, detail, provider),
+    popupText: () => this.#text('popup'),
+    warn: (message) => this.#warn(message),
+  });
   #linkWay = new LinkWay(this);
-  /**
-   * Why a click of this element opened no window (its flow took the link way): its next flows take the link way at
-   * once, so a link that expired (the flow's `timeout` ran out) is renewed by one click on the button.
-   */
-  #noWindow?: LinkReason;
-  /** How the running or last flow signs in. */
-  #scheme?: SignIn['way'];
-  /** A connection this element's first sign-in left refused: it never worked, so it is not one to reconnect. */
-  #neverWorked?: string;
   /** The user acted here (a flow, a disconnect, an input's problem): from then on the status line is announced. */
   #acted = false;
-  /** The developer messages said already: each once. */
-  #warned = new Set<string>();
+  /** The developer's messages, each said once. */
+  #warn = warnOnce('connect-provider');
 
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
-    return publicState(this.#flow?.state.name ?? 'idle');
-  }
-
-  /** A flow runs: a click then does nothing. */
-  get #busy(): boolean {
-    return !!this.#flow?.busy;
+    return this.#current.state;
   }
 
   /** The caller's connection (at rest, or the last a flow saw), never with credentials. Read-only. */
@@ -211,12 +197,12 @@ export class ConnectProvider extends LitElement {
 
   /** The last error. Read-only. */
   get error(): ConnectError | undefined {
-    return this.#flow?.error;
+    return this.#current.flow?.error;
   }
 
   /** @internal Test hook, not part of the contract: what the current flow still holds (0 once it ended). */
   get held(): number {
-    return this.#flow?.held ?? 0;
+    return this.#current.flow?.held ?? 0;
   }
 
   constructor() {
@@ -228,17 +214,12 @@ export class ConnectProvider extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
-    const flow = this.#flow;
+    const { flow } = this.#current;
     setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) void this.#rest.read();
-  }
-
-  /** Only a state other than the default is written on the host: server-rendered markup and the client agree. */
-  #reflectState(): void {
-    reflect(this, 'state', this.state === 'idle' ? '' : this.state);
   }
 
   /** Fires an event whose detail names `provider` (the flow's, else the element's). */
@@ -252,12 +233,6 @@ export class ConnectProvider extends LitElement {
     return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
   }
 
-  #warn(message: string): void {
-    if (this.#warned.has(message)) return;
-    this.#warned.add(message);
-    console.warn(`<connect-provider>: ${message}`);
-  }
-
   /** The provider as the user reads it: its displayName once known, else its name with a capital. */
   #displayName(provider = this.provider): string {
     return displayNameOf(provider, this.#rest.infoOf(provider));
@@ -267,35 +242,14 @@ export class ConnectProvider extends LitElement {
   #text = (key: keyof ConnectStrings, provider?: string, field = ''): string =>
     this.#localize.term(key, { provider: this.#displayName(provider), field });
 
-  /** A new flow for this element: update when there is a connection, else create. */
-  #newFlow(body: Record<string, unknown>, scheme: SignIn['way']): Flow {
-    const warn = (message: string) => this.#warn(message);
-    const flow: Flow = new Flow(
-      {
-        emit: (type, detail) => this.#emit(type, detail, flow.provider),
-        changed: () => {
-          if (this.#flow !== flow) return;
-          // Reflected at once, so a listener reads the state that follows its event.
-          this.#reflectState();
-          if (flow.state.name === 'linked') this.#noWindow = flow.state.reason;
-          if (flow.done) this.#ended(flow);
-          this.requestUpdate();
-        },
-        connectionRead: (connection) => (this.#rest.fromFlow = connection),
-        warn,
-      },
-      flowSettings(this, body, scheme, this.#rest.existing, this.#text('popup'), warn),
-    );
-    return flow;
-  }
-
   /**
    * Starts a flow: create, or update when there is a connection (`connection-id`, or the one found at rest). Call
    * it from a user gesture (a click), so the popup may open. Resolves with the connection once `working`; rejects
    * with a ConnectError otherwise. During a flow it returns that flow's promise.
    */
   start(): Promise<Connection> {
-    if (this.#flow && !this.#flow.done) return this.#flow.promise;
+    const current = this.#current;
+    if (current.flow && !current.flow.done) return current.flow.promise;
     if (this.disabled) return Promise.reject(new ConnectError('invalid_config', 'the element is disabled'));
     const signIn = this.#rest.signIn;
     const scheme = signIn.way;
@@ -309,30 +263,24 @@ export class ConnectProvider extends LitElement {
     const request = this.#form.request(signIn);
     if (request instanceof ConnectError) return Promise.reject(request);
     const { body, credential } = request;
-    const previous = this.#flow;
-    const flow = (this.#flow = this.#newFlow(body, scheme));
-    this.#scheme = scheme;
+    const previous = current.flow;
+    const flow = current.create(body, scheme);
     if (!this.#emit('connect-start', { mode: flow.mode, scheme }, flow.provider, true)) {
       flow.withdraw();
       // Nothing happened: the element shows what it showed before.
-      if (this.#flow === flow) this.#flow = previous;
-      this.#reflectState();
+      current.flow = current.flow === flow ? previous : current.flow;
       return flow.promise;
     }
     // A listener of connect-start may have cancelled.
     if (flow.state.name !== 'idle') return flow.promise;
     this.#disconnect.step = 'idle';
     this.#form.say();
-    const missing = !this.endpoint ? 'endpoint' : flow.mode === 'create' && !this.provider ? 'provider' : '';
-    // A scheme the element cannot sign in with (jwt) ends here, named, rather than in a popup that cannot work.
-    const unsupported = unsupportedScheme(this.#rest.providerInfo);
-    if (missing || unsupported) {
-      const message = missing
-        ? `the ${missing} attribute is required`
-        : `provider "${this.provider}" signs in with ${unsupported}, which the element does not support`;
+    // A missing attribute, or a scheme the element cannot sign in with (jwt), ends here, named.
+    const message = misconfigured(this, flow.mode, this.#rest.providerInfo);
+    if (message) {
       this.#warn(message);
       flow.fail('invalid_config', message);
-    } else if (scheme === 'popup') flow.begin(this.#noWindow);
+    } else if (scheme === 'popup') flow.begin(current.noWindow);
     else {
       flow.submit(credential);
       this.#form.clear();
@@ -340,29 +288,9 @@ export class ConnectProvider extends LitElement {
     return flow.promise;
   }
 
-  /** The flow ended: the rest state follows it, and the developer hears what is theirs to fix. */
-  #ended(flow: Flow): void {
-    for (const message of endMessages(flow.provider, flow.error)) this.#warn(message);
-    this.#rest.follow(flow);
-    const { error } = flow;
-    // A form that worked closes; one that failed stays, with what the user typed that is not secret, for another try.
-    if (flow.state.name === 'working') return this.#form.close();
-    if (this.#scheme !== 'form' || !error) return;
-    const code = error.code;
-    if (code === 'cancelled' || code === 'popup_closed') {
-      // The request may still land at the platform: once it could have, the connection is read again, for the truth.
-      setTimeout(() => this.isConnected && !this.#busy && void this.#rest.read(), REUSE_FOR);
-      return;
-    }
-    // What the backend refused in an input is the user's to fix, there; otherwise the form is theirs again.
-    if (code === 'http_error' && this.#form.refused(error.problem)) return;
-    if (code === 'bad_credentials' && flow.mode === 'create') this.#neverWorked = error.connection?.id;
-    this.#form.open();
-  }
-
   /** Ends the running flow with `connect-cancel` (`reason: 'cancelled'`). */
   cancel(): void {
-    this.#flow?.cancel('cancelled');
+    this.#current.flow?.cancel('cancelled');
   }
 
   /**
@@ -377,8 +305,9 @@ export class ConnectProvider extends LitElement {
   #handleClick(): void {
     this.#acted = true;
     // Waiting for a popup that reads closed, a click is the user starting over: a new flow, inside this click.
-    if (this.#flow?.state.name === 'severed') this.#flow.cancel('cancelled');
-    if (this.disabled || this.#busy || this.#rest.reading) return;
+    const { flow } = this.#current;
+    if (flow?.state.name === 'severed') flow.cancel('cancelled');
+    if (this.disabled || this.#current.busy || this.#rest.reading) return;
     // The outcome is told through events; a click has nobody to reject to.
     const start = () => this.start().catch(() => {});
     // What a failed read left unknown is read first; else the popup opens inside this click.
@@ -392,17 +321,19 @@ export class ConnectProvider extends LitElement {
    */
   #status(): [text: string, tone: string, rest: boolean] {
     if (this.#form.problem) return [this.#form.problem, 'error', false];
-    const flow = this.#flow?.state;
-    const [key, tone = '', ofFlow] = statusLine(flow, this.#disconnect.step, this.#rest.existing) ?? [];
-    const rest = this.#disconnect.step === 'idle' && !(flow && flowStatusKey(flow)) && flow?.name !== 'working';
-    return [key ? this.#text(key, ofFlow ? this.#flow?.provider : undefined) : '', tone, rest];
+    const { flow } = this.#current;
+    const state = flow?.state;
+    const [key, tone = '', ofFlow] = statusLine(state, this.#disconnect.step, this.#rest.existing) ?? [];
+    const rest = this.#disconnect.step === 'idle' && !(state && flowStatusKey(state)) && state?.name !== 'working';
+    return [key ? this.#text(key, ofFlow ? flow?.provider : undefined) : '', tone, rest];
   }
 
   #renderButton(provider: string, busy: boolean): TemplateResult {
     const existing = this.#rest.existing;
+    const { flow, neverWorked } = this.#current;
     const reconnect = busy
-      ? this.#flow!.mode === 'update' && this.#flow!.connectionId !== this.#neverWorked
-      : !!this.connectionId || (!!existing && existing.id !== this.#neverWorked);
+      ? flow!.mode === 'update' && flow!.connectionId !== neverWorked
+      : !!this.connectionId || (!!existing && existing.id !== neverWorked);
     // While the connection is read, neutral: the provider's name, no guess at Connect or Reconnect (and no click until
     // the provider's info is read too). A row never guesses: a connection the read could not tell stays unknown.
     const neutral = this.#rest.reading && !busy;
@@ -435,11 +366,12 @@ export class ConnectProvider extends LitElement {
 
   /** The control a waiting flow offers: open a blocked popup, or stop waiting for a severed one; or the form's Back. */
   #renderControls(provider: string, busy: boolean): TemplateResult | typeof nothing {
-    const name = this.#flow?.state.name;
+    const { flow } = this.#current;
+    const name = flow?.state.name;
     if (name === 'blocked')
-      return renderControl('fallback', this.#text('openPopup', provider), () => this.#flow?.openBlocked());
+      return renderControl('fallback', this.#text('openPopup', provider), () => flow?.openBlocked());
     if (name === 'severed')
-      return renderControl('stop', this.#text('stopWaiting', provider), () => this.#flow?.stopWaiting());
+      return renderControl('stop', this.#text('stopWaiting', provider), () => flow?.stopWaiting());
     // A form's request in flight can be stopped; the connection is then read again, for the truth.
     if (busy && this.#form.sending) return renderControl('cancel', this.#text('cancel'), () => this.cancel());
     // The way back from a form a click opened: its inputs go, emptied, and the connection stays as it is.
@@ -449,13 +381,13 @@ export class ConnectProvider extends LitElement {
   }
 
   protected override render() {
-    const busy = this.#busy;
+    const { busy, flow, scheme } = this.#current;
     // Texts tell of the flow: its provider while it runs.
-    const provider = busy ? this.#flow!.provider : this.provider;
+    const provider = busy ? flow!.provider : this.provider;
     const [text, tone, rest] = this.#status();
     // A form's request keeps its form in place, read-only, until the outcome: nothing moves under the pointer.
-    const sending = (this.#form.sending = busy && this.#scheme === 'form');
-    const state = this.#flow?.state;
+    const sending = (this.#form.sending = busy && scheme === 'form');
+    const state = flow?.state;
     return html`${busy && !sending ? nothing : this.#form.render()}${this.#renderButton(
       provider,
       busy,
@@ -471,7 +403,7 @@ export class ConnectProvider extends LitElement {
           ? this.#linkWay.render(
               state.url,
               (key) => this.#text(key, provider),
-              () => this.#flow?.stopWaiting(),
+              () => flow?.stopWaiting(),
             )
           : nothing
       }`;

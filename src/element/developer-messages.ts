@@ -1,8 +1,35 @@
 // Internal: what a developer hears in the console of a failure that is theirs to fix: a flow's end (each said once
 // per element), a read at rest (once per endpoint and route), the list's reads. Each names the fix.
+import type { BrowserProvider } from '../shared/provider.js';
+import { unsupportedScheme } from '../shared/sign-in.js';
 import { absoluteEndpoint, type BackendError } from './backend.js';
 import type { ConnectError } from './events.js';
 import { refusesProvider } from './status.js';
+
+/** A tag's voice in the console: each message said once, after the tag's name. */
+export function warnOnce(tag: string): (message: string) => void {
+  const said = new Set<string>();
+  return (message) => {
+    if (said.has(message)) return;
+    said.add(message);
+    console.warn(`<${tag}>: ${message}`);
+  };
+}
+
+/**
+ * What stops a flow before it begins: a required attribute missing, or a scheme the element cannot sign in with
+ * (jwt), named, rather than a popup that cannot work. Undefined when nothing does.
+ */
+export function misconfigured(
+  { endpoint, provider }: { endpoint: string; provider: string },
+  mode: 'create' | 'update',
+  info: BrowserProvider | undefined,
+): string | undefined {
+  const missing = !endpoint ? 'endpoint' : mode === 'create' && !provider ? 'provider' : '';
+  if (missing) return `the ${missing} attribute is required`;
+  const unsupported = unsupportedScheme(info);
+  if (unsupported) return `provider "${provider}" signs in with ${unsupported}, which the element does not support`;
+}
 
 /** The handler's problem type for a provider its `providers` allow-list does not hold (docs/server.md). */
 export const PROVIDER_NOT_ALLOWED = 'urn:connect-provider:problem:provider-not-allowed';

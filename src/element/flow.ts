@@ -82,9 +82,8 @@ export class Flow {
   #noWindow?: LinkReason;
   #host: FlowHost;
   #config: FlowConfig;
-  /** Before the URL is known the user looks at a blank popup: retries fit in seconds. */
+  /** Before the URL is known the user looks at a blank popup: retries fit in seconds (a poll's, in a minute). */
   #urlPolicy: RetryPolicy;
-  #pollPolicy: RetryPolicy;
 
   constructor(host: FlowHost, config: FlowConfig) {
     this.#host = host;
@@ -92,11 +91,9 @@ export class Flow {
     this.mode = config.request.mode;
     this.provider = config.provider;
     this.promise = new Promise((resolve, reject) => (this.#settle = { resolve, reject }));
-    this.#trustedOrigins = new Set(config.messageOrigins.split(/\s+/));
     if (config.request.mode === 'update') this.#connectionId = config.request.connectionId;
-    const baseMs = config.pollInterval;
-    this.#urlPolicy = urlRetries(baseMs);
-    this.#pollPolicy = pollRetries(baseMs);
+    this.#trustedOrigins = new Set(config.messageOrigins.split(/\s+/));
+    this.#urlPolicy = urlRetries(config.pollInterval);
     this.#popup = new Popup(this.#lifetime, { width: config.popupWidth, height: config.popupHeight });
     this.#session = new BackendSession(this.#lifetime, config.endpoint, config.headers);
     this.#poller = new Poller(this.#lifetime, config.pollInterval, () => this.#poll());
@@ -218,19 +215,15 @@ export class Flow {
   /** connect-start was cancelled: the flow never ran, and says nothing more (no event). */
   withdraw(): void {
     const { name } = this.#state;
-    if (name === 'idle')
-      this.#enter({
-        name: transition(name, 'cancel'),
-        error: new ConnectError('cancelled', 'connect-start was cancelled'),
-      });
+    const error = new ConnectError('cancelled', 'connect-start was cancelled');
+    if (name === 'idle') this.#enter({ name: transition(name, 'cancel'), error });
   }
 
   cancel(reason: ConnectCancelReason): void {
     const { name } = this.#state;
     if (!accepts(name, 'cancel')) return;
-    this.#enter({ name: transition(name, 'cancel'), error: new ConnectError(reason, reason) }, 'connect-cancel', {
-      reason,
-    });
+    const error = new ConnectError(reason, reason);
+    this.#enter({ name: transition(name, 'cancel'), error }, 'connect-cancel', { reason });
   }
 
   fail(code: ConnectErrorCode, message: string, problem?: Problem, connection?: Connection): void {
@@ -376,7 +369,7 @@ export class Flow {
     const id = this.#connectionId;
     let connections: Connection[];
     try {
-      connections = await this.#read(id, this.#pollPolicy);
+      connections = await this.#read(id, pollRetries(this.#config.pollInterval));
     } catch (error) {
       return this.#failWith(error);
     }
@@ -414,8 +407,7 @@ export class Flow {
   /** A request failed for good (the session throws BackendErrors only). */
   #failWith(failure: unknown): void {
     const error = failure as BackendError;
-    const online = navigator.onLine;
-    for (const message of failureMessages(error, this.#config.endpoint, this.#session.unreached, online))
+    for (const message of failureMessages(error, this.#config.endpoint, this.#session.unreached, navigator.onLine))
       this.#host.warn(message);
     // Retries given up on: network_error (docs/element.md's error codes), with what the backend said when it answered.
     this.fail(error.retryable ? 'network_error' : error.code, error.message, error.problem);

@@ -4,7 +4,7 @@
 // developer's to fix, to the console once, naming the route and what it answered.
 import type { ReactiveController, ReactiveElement } from 'lit';
 import { BackendError, baseOf } from './backend.js';
-import { notBackendMessage, notOfferedFix } from './developer-messages.js';
+import { notBackendMessage, notOfferedFix, warnOnce } from './developer-messages.js';
 import type { ConnectIntegrationsErrorDetail, IntegrationEntry } from './integrations-events.js';
 import type { IntegrationsStrings } from './integrations-strings.js';
 import { Lifetime } from './lifetime.js';
@@ -46,8 +46,8 @@ export class IntegrationsRead implements ReactiveController {
   #outcomes: ListOutcomes;
   /** Counts reads: an answer to any but the latest is dropped. */
   #readId = 0;
-  /** The developer messages said already: each once. */
-  #warned = new Set<string>();
+  /** The developer's messages, each said once. */
+  #warn = warnOnce('connect-integrations');
   /** What the read listens to while its list is in the page. */
   #connected?: Lifetime;
 
@@ -77,13 +77,6 @@ export class IntegrationsRead implements ReactiveController {
     if (document.hidden) return;
     if (this.failure || this.connections === 'unknown' || this.connections === 'signed-out') void this.read();
   };
-
-  /** Tells the developer what is theirs to fix, each message once. */
-  #warn(message: string): void {
-    if (this.#warned.has(message)) return;
-    this.#warned.add(message);
-    console.warn(`<connect-integrations>: ${message}`);
-  }
 
   /**
    * A failed read as the events tell it, and the developer's message when it is theirs to fix (a page that is not the

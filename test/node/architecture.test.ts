@@ -219,3 +219,41 @@ describe('the layout of src', () => {
     }
   });
 });
+
+/** The generated schema, the one file the size rules leave out. */
+const GENERATED = 'shared/schema.ts';
+
+/** Each class and function of a file longer than `max` lines, as "file: name, N lines". */
+function longerThan(path: string, max: number): string[] {
+  const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const long: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isClassLike(node) || ts.isFunctionLike(node)) {
+      const lines =
+        file.getLineAndCharacterOfPosition(node.getEnd()).line -
+        file.getLineAndCharacterOfPosition(node.getStart(file)).line +
+        1;
+      const name = (node as ts.NamedDeclaration).name?.getText(file) ?? '(anonymous)';
+      if (lines > max) long.push(`${named(path)}: ${name}, ${lines} lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return long;
+}
+
+describe('the size of the parts of src', () => {
+  it('keeps every class and function within 350 lines (the generated schema aside)', () => {
+    const long = files.filter((path) => named(path) !== GENERATED).flatMap((path) => longerThan(path, 350));
+    assert.deepEqual(long, []);
+  });
+
+  it('keeps every file of src/element within 450 lines', () => {
+    const long = files
+      .filter((path) => named(path).startsWith('element/'))
+      .map((path) => [named(path), readFileSync(path, 'utf8').split('\n').length - 1] as const)
+      .filter(([, lines]) => lines > 450)
+      .map(([name, lines]) => `${name}: ${lines} lines`);
+    assert.deepEqual(long, []);
+  });
+});

@@ -1,9 +1,10 @@
-// Internal: one row of the list, as the person reads it: the provider's icon and name, a badge of its state, what it
-// is connected to and since when, the host's description, and the row's <connect-provider> at the end.
+// Internal: the list's parts, as the person reads them: a row (the provider's icon and name, a badge of its state,
+// what it is connected to and since when, the host's description, the row's <connect-provider> at the end), the
+// summary line with its filter, and a row as the events tell it.
 import { html, nothing, type TemplateResult } from 'lit';
 import { isAllowedUrl } from '../shared/url.js';
 import type { Connection } from '../shared/types.js';
-import type { IntegrationEntry, IntegrationState } from './integrations-events.js';
+import type { IntegrationDetail, IntegrationEntry, IntegrationState } from './integrations-events.js';
 import type { IntegrationsStrings } from './integrations-strings.js';
 import { displayNameOf } from './localize.js';
 
@@ -19,6 +20,35 @@ export function stateOfStatus(status: string | null): IntegrationState | undefin
   if (status === 'bad_credentials') return 'attention';
   return status ? 'connected' : undefined;
 }
+
+/** A row as the events tell it: its connection when it has one, its state `unknown` while the list knows none. */
+export const detailOf = (
+  entry: IntegrationEntry,
+  state: RowState | undefined,
+  connection?: Connection,
+): IntegrationDetail => ({
+  provider: entry.provider,
+  displayName: nameOf(entry),
+  connection: (state === 'connected' || state === 'attention' ? connection : undefined) ?? null,
+  state: state === 'loading' || !state ? 'unknown' : state,
+});
+
+/**
+ * Watches the rows' elements: one that holds more than its line of buttons (a form, a flow's progress, an error: half
+ * a line taller) spans its row below the provider's name (the class `grown`); back to its buttons alone, it returns
+ * to the end of the name's line.
+ */
+export const watchRowHeights = (): ResizeObserver =>
+  new ResizeObserver((entries) =>
+    // In the next frame: a row changed now would be measured again in this one (a loop the browser reports).
+    requestAnimationFrame(() => {
+      for (const { target } of entries) {
+        const button = target.shadowRoot?.querySelector('[part=button]');
+        const grown = !!button && target.getBoundingClientRect().height > button.getBoundingClientRect().height * 1.5;
+        target.parentElement?.classList.toggle('grown', grown);
+      }
+    }),
+  );
 
 /** Each state's badge text (none while loading). */
 const BADGES = {
@@ -99,4 +129,18 @@ export function renderRow(
       >${element}
     </div>
   </li>`;
+}
+
+/**
+ * The summary line (how many rows are connected and need attention) and its filter toggle, pressed while only the
+ * rows needing attention are shown.
+ */
+export function renderSummary(states: RowState[], on: boolean, term: Term, toggle: () => void): TemplateResult {
+  const count = (state: IntegrationState) => String(states.filter((s) => s === state).length);
+  return html`<div part="summary" class="summary">
+    <span>${term('summary', { connected: count('connected'), attention: count('attention') })}</span>
+    <button part="filter" type="button" aria-pressed=${String(on) as 'true' | 'false'} @click=${toggle}>
+      ${term('filter')}
+    </button>
+  </div>`;
 }
