@@ -10,7 +10,7 @@ import { ConnectError, type ConnectEventDetails, type DetailWithoutProvider } fr
 import { KeepFocus } from './keep-focus.js';
 import { LinkWay } from './link-way.js';
 import { displayNameOf, Localize } from './localize.js';
-import type { ConnectState } from './machine.js';
+import { publicState, type ConnectState } from './machine.js';
 import { RestState } from './rest-state.js';
 import { flowStatusKey, statusLine } from './status.js';
 import { DEFAULT_STRINGS, type ConnectStrings } from './strings.js';
@@ -147,6 +147,8 @@ export class ConnectProvider extends LitElement {
   strings: Partial<ConnectStrings> = {};
 
   #localize = new Localize(this, DEFAULT_STRINGS);
+  /** The developer's messages, each said once. */
+  #warn = warnOnce('connect-provider');
   #rest: RestState = new RestState(
     this,
     () => (this.#current.busy ? this.#current.flow : undefined),
@@ -163,7 +165,7 @@ export class ConnectProvider extends LitElement {
     this,
     this.#rest,
     (key) => this.#text(key),
-    (message) => this.#warn(message),
+    this.#warn,
     (connection) => {
       this.#rest.removed(connection);
       this.#current.flow = undefined;
@@ -174,20 +176,21 @@ export class ConnectProvider extends LitElement {
       this.#form.say();
     },
   );
-  #current: CurrentFlow = new CurrentFlow(this, this.#rest, this.#form, {
-    emit: (provider, type, detail) => this.#emit(type, detail, provider),
-    popupText: () => this.#text('popup'),
-    warn: (message) => this.#warn(message),
-  });
+  #current: CurrentFlow = new CurrentFlow(
+    this,
+    this.#rest,
+    this.#form,
+    (type, detail, provider) => this.#emit(type, detail, provider),
+    () => this.#text('popup'),
+    this.#warn,
+  );
   #linkWay = new LinkWay(this);
   /** The user acted here (a flow, a disconnect, an input's problem): from then on the status line is announced. */
   #acted = false;
-  /** The developer's messages, each said once. */
-  #warn = warnOnce('connect-provider');
 
   /** The flow's state, reflected as the `state` attribute. Read-only. */
   get state(): ConnectState {
-    return this.#current.state;
+    return publicState(this.#current.flow?.state.name ?? 'idle');
   }
 
   /** The caller's connection (at rest, or the last a flow saw), never with credentials. Read-only. */

@@ -8,19 +8,22 @@ import type { CredentialForm } from './credential-form.js';
 import { endMessages } from './developer-messages.js';
 import type { ConnectEventDetails, DetailWithoutProvider, LinkReason } from './events.js';
 import { Flow, type FlowHost } from './flow.js';
-import { publicState, type ConnectState } from './machine.js';
+import type { ConnectState } from './machine.js';
 import { flowSettings, type FlowAttributes } from './flow-settings.js';
 import { reflect, type RestState } from './rest-state.js';
 import { REUSE_FOR } from './timing.js';
 
-/** What the current flow reads of its element: the attributes its flows are made from. */
-export interface CurrentFlowHost extends ReactiveElement, FlowAttributes {}
-
-/** How the element speaks for a flow: its events (with the flow's provider), the popup's first text, the console. */
-export interface FlowVoice extends Pick<FlowHost, 'warn'> {
-  emit<K extends keyof ConnectEventDetails>(provider: string, type: K, detail: DetailWithoutProvider<K>): boolean;
-  popupText(): string;
+/** What the current flow reads of its element: the attributes its flows are made from, and its state. */
+export interface CurrentFlowHost extends ReactiveElement, FlowAttributes {
+  readonly state: ConnectState;
 }
+
+/** How the element fires a flow's event: with the flow's provider. */
+export type FlowEmit = <K extends keyof ConnectEventDetails>(
+  type: K,
+  detail: DetailWithoutProvider<K>,
+  provider: string,
+) => boolean;
 
 export class CurrentFlow {
   #flow?: Flow;
@@ -36,13 +39,25 @@ export class CurrentFlow {
   #host: CurrentFlowHost;
   #rest: RestState;
   #form: CredentialForm;
-  #voice: FlowVoice;
+  #emit: FlowEmit;
+  /** The popup's first text, in the element's language. */
+  #popupText: () => string;
+  #warn: FlowHost['warn'];
 
-  constructor(host: CurrentFlowHost, rest: RestState, form: CredentialForm, voice: FlowVoice) {
+  constructor(
+    host: CurrentFlowHost,
+    rest: RestState,
+    form: CredentialForm,
+    emit: FlowEmit,
+    popupText: () => string,
+    warn: FlowHost['warn'],
+  ) {
     this.#host = host;
     this.#rest = rest;
     this.#form = form;
-    this.#voice = voice;
+    this.#emit = emit;
+    this.#popupText = popupText;
+    this.#warn = warn;
   }
 
   /** The running or last flow. */
@@ -57,12 +72,8 @@ export class CurrentFlow {
    */
   set flow(flow: Flow | undefined) {
     this.#flow = flow;
-    reflect(this.#host, 'state', this.state === 'idle' ? '' : this.state);
-  }
-
-  /** The flow's state, as the element's `state` attribute says it. */
-  get state(): ConnectState {
-    return publicState(this.#flow?.state.name ?? 'idle');
+    const { state } = this.#host;
+    reflect(this.#host, 'state', state === 'idle' ? '' : state);
   }
 
   /** A flow runs: a click then does nothing. */
@@ -72,10 +83,10 @@ export class CurrentFlow {
 
   /** A new flow, now the current one: update when there is a connection, else create. */
   create(body: Record<string, unknown>, scheme: SignIn['way']): Flow {
-    const { warn } = this.#voice;
+    const warn = this.#warn;
     const flow: Flow = new Flow(
       {
-        emit: (type, detail) => this.#voice.emit(flow.provider, type, detail),
+        emit: (type, detail) => this.#emit(type, detail, flow.provider),
         changed: () => {
           if (this.#flow !== flow) return;
           if (flow.state.name === 'linked') this.noWindow = flow.state.reason;
@@ -87,7 +98,7 @@ export class CurrentFlow {
         connectionRead: (connection) => (this.#rest.fromFlow = connection),
         warn,
       },
-      flowSettings(this.#host, body, scheme, this.#rest.existing, this.#voice.popupText(), warn),
+      flowSettings(this.#host, body, scheme, this.#rest.existing, this.#popupText(), warn),
     );
     this.scheme = scheme;
     return (this.#flow = flow);
@@ -95,7 +106,7 @@ export class CurrentFlow {
 
   /** The flow ended: the rest state follows it, and the developer hears what is theirs to fix. */
   #ended(flow: Flow): void {
-    for (const message of endMessages(flow.provider, flow.error)) this.#voice.warn(message);
+    for (const message of endMessages(flow.provider, flow.error)) this.#warn(message);
     this.#rest.follow(flow);
     const { error } = flow;
     // A form that worked closes; one that failed stays, with what the user typed that is not secret, for another try.
