@@ -214,13 +214,6 @@ export class ConnectProvider extends LitElement {
     new KeepFocus(this);
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
-    const { flow } = this.#current;
-    setTimeout(() => this.isConnected || flow?.cancel('cancelled'));
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('endpoint') || changed.has('provider') || changed.has('connectionId')) void this.#rest.read();
   }

@@ -1,8 +1,9 @@
 // Internal: the element's running or last flow. It makes each new flow from the element's attributes, follows its
 // state (reflected at once, so a listener reads the state that follows its event), remembers what a flow showed of
 // the page (no window could open; a first sign-in refused), and settles what a flow's end leaves: the rest state
-// follows it, the form closes or stays for another try, and the developer hears what is theirs to fix.
-import type { ReactiveElement } from 'lit';
+// follows it, the form closes or stays for another try, and the developer hears what is theirs to fix. The element
+// taken out of the page ends its flow (moved, it keeps it).
+import type { ReactiveController, ReactiveElement } from 'lit';
 import type { SignIn } from '../shared/sign-in.js';
 import type { CredentialForm } from './credential-form.js';
 import { endMessages } from './developer-messages.js';
@@ -25,7 +26,7 @@ export type FlowEmit = <K extends keyof ConnectEventDetails>(
   provider: string,
 ) => boolean;
 
-export class CurrentFlow {
+export class CurrentFlow implements ReactiveController {
   #flow?: Flow;
   /** How the running or last flow signs in. */
   scheme?: SignIn['way'];
@@ -52,12 +53,18 @@ export class CurrentFlow {
     popupText: () => string,
     warn: FlowHost['warn'],
   ) {
-    this.#host = host;
+    (this.#host = host).addController(this);
     this.#rest = rest;
     this.#form = form;
     this.#emit = emit;
     this.#popupText = popupText;
     this.#warn = warn;
+  }
+
+  hostDisconnected(): void {
+    // A move (removed and re-inserted in the same task) keeps the flow; a removal ends it.
+    const flow = this.#flow;
+    setTimeout(() => this.#host.isConnected || flow?.cancel('cancelled'));
   }
 
   /** The running or last flow. */

@@ -57,7 +57,7 @@ export function resetPageReads(): void {
  * once a read answered. A caller that got `null` or `undefined` from readConnections reads the cause here.
  */
 export function connectionsFailure(endpoint: string): BackendError | undefined {
-  const failure = listFailures.get(endpointKey(endpoint));
+  const failure = listFailures.get(absoluteEndpoint(endpoint));
   return failure instanceof BackendError ? failure : undefined;
 }
 
@@ -66,7 +66,7 @@ export function connectionsFailure(endpoint: string): BackendError | undefined {
  * in flight may have left before what it answers changed: the user signed in meanwhile.)
  */
 export function sharesConnections(endpoint: string): boolean {
-  const key = endpointKey(endpoint);
+  const key = absoluteEndpoint(endpoint);
   return lists.has(key) && !(Date.now() - answeredAt.get(key)! >= REUSE_FOR);
 }
 
@@ -75,15 +75,12 @@ export function sharesConnections(endpoint: string): boolean {
  * developer itself, once, naming its own routes.
  */
 export function warnsItself(endpoint: string): void {
-  warned.add(endpointKey(endpoint));
+  warned.add(absoluteEndpoint(endpoint));
 }
 
 /** The answer is the backend's "no such route" (a 404 or 405, or a page that is not a connect backend's). */
 export const isMissingRoute = (error: unknown): boolean =>
   error instanceof BackendError && (error.notBackend || [404, 405].includes(error.problem?.status ?? 0));
-
-/** The key of an endpoint: its absolute URL, so `/api/connect` and `/api/connect/` are one. */
-export const endpointKey = absoluteEndpoint;
 
 /**
  * A read through the endpoint, shared: the one in `reads` under `key`, else a new one, read by `accept`, with the
@@ -105,7 +102,7 @@ function shared<T>(
   if (!read) {
     read = requestAtRest(endpoint, headers, 'GET', path).then(accept, (error) => {
       failed?.(error);
-      const base = endpointKey(endpoint);
+      const base = absoluteEndpoint(endpoint);
       const said = `${base} ${'provider' in route ? 'providers' : 'connections'}`;
       if (error instanceof BackendError && error.notBackend && !warned.has(base) && !warned.has(said)) {
         warned.add(said);
@@ -122,7 +119,7 @@ function shared<T>(
 
 /** The caller's connections through the endpoint (a read in flight is shared). */
 export function readConnections(endpoint: string, headers: Record<string, string>): Promise<ConnectionList> {
-  const key = endpointKey(endpoint);
+  const key = absoluteEndpoint(endpoint);
   // An answer is reused for a moment (rows rendered a little later), then the next ask reads again.
   if (Date.now() - answeredAt.get(key)! >= REUSE_FOR) lists.delete(key);
   return shared(
@@ -143,7 +140,7 @@ export function readConnections(endpoint: string, headers: Record<string, string
 
 /** Tells the endpoint's elements what a flow or a disconnect changed. */
 export function announce(endpoint: string, change: ConnectionChange): void {
-  const key = endpointKey(endpoint);
+  const key = absoluteEndpoint(endpoint);
   if ('removed' in change) removed.add(change.removed);
   // A list read before the change no longer tells the truth.
   lists.delete(key);
@@ -158,7 +155,7 @@ export function onConnectionChange(listener: (endpoint: string, change: Connecti
 
 /** A provider's info read otherwise (the integrations route): the endpoint's elements need not ask for it. */
 export function knownProvider(endpoint: string, info: BrowserProvider): void {
-  providers.set(`${endpointKey(endpoint)} ${info.name}`, Promise.resolve(info));
+  providers.set(`${absoluteEndpoint(endpoint)} ${info.name}`, Promise.resolve(info));
 }
 
 /** The provider's name, icon and inputs through the endpoint: null when the backend has no answer, undefined when it failed. */
@@ -169,7 +166,7 @@ export function readProvider(
 ): Promise<BrowserProvider | null | undefined> {
   return shared(
     providers,
-    `${endpointKey(endpoint)} ${provider}`,
+    `${absoluteEndpoint(endpoint)} ${provider}`,
     endpoint,
     `/providers/${encodeURIComponent(provider)}`,
     { provider },

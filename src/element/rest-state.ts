@@ -6,11 +6,11 @@ import type { ReactiveController, ReactiveElement } from 'lit';
 import type { BrowserProvider } from '../shared/provider.js';
 import { signInOf, type SignIn } from '../shared/sign-in.js';
 import type { Connection } from '../shared/types.js';
+import { absoluteEndpoint } from './backend.js';
 import type { Flow } from './flow.js';
 import { Lifetime } from './lifetime.js';
 import {
   announce,
-  endpointKey,
   onConnectionChange,
   pickConnection,
   readConnections,
@@ -185,7 +185,7 @@ export class RestState implements ReactiveController {
   /** Another element's flow or disconnect changed a connection of the endpoint: follow it, with no request. */
   #onConnectionChange(key: string, change: ConnectionChange): void {
     const { endpoint, provider, connectionId, providerWorkspaceRef } = this.#host;
-    if (!endpoint || key !== endpointKey(endpoint)) return;
+    if (!endpoint || key !== absoluteEndpoint(endpoint)) return;
     const flow = this.#running();
     if (flow) {
       // A flow on a connection another element disconnected ends now, its popup closed before it lands on an error.
