@@ -189,10 +189,12 @@ describe('the element and its backend', () => {
     const at = (await serverLog(tag)).filter((r) => r.method === 'POST').map((r) => r.at);
     expect(at).to.have.length(4);
     const gaps = [at[1] - at[0], at[2] - at[1], at[3] - at[2]];
-    // Full jitter over a doubling ceiling: [50, 100], [100, 200], [200, 400] ms.
+    // Full jitter over a doubling ceiling: [50, 100], [100, 200], [200, 400] ms. A ceiling that did not double would
+    // keep the third gap under about 100 ms. Only lower bounds: a loaded machine lengthens any gap, never shortens it
+    // (comparing the third gap with the first failed when a stall lengthened the first: [605, 587, 370]). The
+    // doubling itself is held in Node, by test/node/shared/retry.test.ts.
     expect(gaps[0], JSON.stringify(gaps)).to.be.at.least(45);
     expect(gaps[2], JSON.stringify(gaps)).to.be.at.least(190);
-    expect(gaps[2], JSON.stringify(gaps)).to.be.greaterThan(gaps[0]);
   });
 
   it('should end with timeout when nothing happens in time, and abort its requests at the server', async () => {
