@@ -168,13 +168,26 @@ function typeExports(path) {
   return names;
 }
 
+/**
+ * Keeps a tag's own events (its @event lines; the analyzer also lists the dispatches it finds) and types each from
+ * its event map, as the compiler reads it.
+ */
+function typeEvents(declaration, types) {
+  declaration.events = (declaration.events ?? []).filter((e) => e.name.startsWith('connect-'));
+  for (const event of declaration.events) {
+    if (!types[event.name]) throw new Error(`custom-elements.json: no type for ${event.name} in its event map`);
+    event.type = { text: types[event.name] };
+  }
+}
+
 /** Each tag by its class (define.ts and define-integrations.ts register constants the analyzer does not evaluate). */
 const TAGS = { ConnectProvider: 'connect-provider', ConnectIntegrations: 'connect-integrations' };
 
 const cleanup = {
   name: 'connect-provider-cleanup',
   packageLinkPhase({ customElementsManifest }) {
-    const EVENT_TYPES = eventTypes();
+    // Each map's events as its own file names their details (the list's file sees the element's map too).
+    const EVENT_TYPES = { ...eventTypes('src/element/integrations-events.ts'), ...eventTypes() };
     for (const module of customElementsManifest.modules) {
       const types = typeExports(module.path.replace(/^\//, ''));
       const internal = internalMembers(module.path.replace(/^\//, ''));
@@ -205,37 +218,15 @@ const cleanup = {
           declaration.tagName = 'connect-integrations';
           declaration.customElement = true;
           publicOnly(declaration);
-          // The list's own events, each with its detail's exported type (src/integrations.ts).
-          declaration.events = [
-            {
-              name: 'connect-integrations-loaded',
-              type: { text: 'CustomEvent<ConnectIntegrationsLoadedDetail>' },
-              description:
-                "The list and the caller's connections were read, or the read failed (then with `error`). `{ integrations, error? }`",
-            },
-            {
-              name: 'connect-integrations-change',
-              type: { text: 'CustomEvent<ConnectIntegrationsChangeDetail>' },
-              description:
-                "A row's connection changed after the list loaded. `{ connected, attention, total, integrations }`",
-            },
-            {
-              name: 'connect-integrations-error',
-              type: { text: 'CustomEvent<ConnectIntegrationsErrorDetail>' },
-              description: "The list or the caller's connections could not be read. `{ code, message, problem? }`",
-            },
-          ];
+          // The list's own events, from its @event lines, each typed as its map in integrations-events.ts says.
+          typeEvents(declaration, EVENT_TYPES);
           continue;
         }
         if (declaration.name !== 'ConnectProvider') continue;
         declaration.tagName = 'connect-provider';
         declaration.customElement = true;
         publicOnly(declaration);
-        declaration.events = (declaration.events ?? []).filter((e) => e.name.startsWith('connect-'));
-        for (const event of declaration.events) {
-          if (!EVENT_TYPES[event.name]) throw new Error(`custom-elements.json: no type for ${event.name} in events.ts`);
-          event.type = { text: EVENT_TYPES[event.name] };
-        }
+        typeEvents(declaration, EVENT_TYPES);
         // Read-only reflections, written by the element itself: listed with their values, for reading and styling
         // (test/package/pack.test.ts checks the values against machine.ts and the API's ConnectionStatus).
         declaration.attributes.push(

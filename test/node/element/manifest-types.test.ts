@@ -20,6 +20,13 @@ const dir = mkdtempSync(join(tmpdir(), 'manifest-types-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the manifest: event types', () => {
+  it("types the list's events from its own map, integrations-events.ts", () => {
+    const types = eventTypes('src/element/integrations-events.ts');
+    assert.equal(types['connect-integrations-loaded'], 'CustomEvent<ConnectIntegrationsLoadedDetail>');
+    assert.equal(types['connect-integrations-change'], 'CustomEvent<ConnectIntegrationsChangeDetail>');
+    assert.equal(types['connect-integrations-error'], 'CustomEvent<ConnectIntegrationsErrorDetail>');
+  });
+
   it("types every event of events.ts's one map as a CustomEvent of its detail", () => {
     const types = eventTypes();
     assert.equal(types['connect-success'], 'CustomEvent<ConnectSuccessDetail>');
@@ -92,8 +99,7 @@ describe('the manifest: internal members', () => {
 
   it("finds the list's state in connect-integrations.ts", () => {
     const internal = internalMembers('src/element/connect-integrations.ts').get('ConnectIntegrations')!;
-    for (const name of ['query', 'attentionOnly', '#read', '#rows'])
-      assert.ok(internal.has(name), name);
+    for (const name of ['query', 'attentionOnly', '#read', '#rows']) assert.ok(internal.has(name), name);
     assert.ok(!internal.has('endpoint'));
   });
 });
