@@ -63,7 +63,7 @@ export const AREAS = {
   // the flow itself (flow.ts, with the popup it drives and the lifetime that holds its timers, on the fake page of
   // flow.test.ts), the developer's console messages, the terminal error and the language choice; with their Node
   // tests. The rest of the element (the Lit classes, the flow's settings from attributes, the page's reads, the
-  // form, the link way) runs only in the browser suites, which Stryker does not run.
+  // form, the link's block) runs only in the browser suites, which Stryker does not run: no Node test imports it.
   element: {
     mutate: [
       'src/element/machine.ts',

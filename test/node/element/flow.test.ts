@@ -24,7 +24,12 @@ class FakePopup {
   closed = false;
   document = { title: '', body: { textContent: '', style: { cssText: '' } } };
   location = { replace: (url: string) => (this.url = url) };
-  constructor(public url: string) {}
+  constructor(
+    public url: string,
+    /** The window name and the features open() was given. */
+    public name = '',
+    public features = '',
+  ) {}
   close(): void {
     this.closed = true;
   }
@@ -94,6 +99,8 @@ class FakePage {
   popups: FakePopup[] = [];
   /** The browser blocks popups (open returns null). */
   blocking = false;
+  /** open() throws, as in a frame sandboxed without allow-popups. */
+  throwing = false;
   backend = new FakeBackend();
   #saved = new Map<string, PropertyDescriptor | undefined>();
 
@@ -103,7 +110,10 @@ class FakePage {
       document: this.document,
       navigator: this.navigator,
       frameElement: this.frameElement,
-      open: (url: string) => (this.blocking ? null : this.popups[this.popups.push(new FakePopup(url)) - 1]),
+      open: (url: string, name: string, features: string) => {
+        if (this.throwing) throw new DOMException('blocked by the sandbox', 'SecurityError');
+        return this.blocking ? null : this.popups[this.popups.push(new FakePopup(url, name, features)) - 1];
+      },
       screenX: 0,
       screenY: 0,
       outerWidth: 1200,
@@ -210,6 +220,7 @@ function start(config: Partial<FlowConfig> = {}) {
     assert.equal(events.length, before, 'nothing after the end');
     const { error } = await outcome;
     if (code) assert.equal(error?.code, code);
+    if (error) assert.notEqual(error.message, '', 'the error says what happened');
     return outcome;
   };
   return { flow, events, types, warnings, entered, outcome, ended };
@@ -240,7 +251,8 @@ async function severed(config: Partial<FlowConfig> = {}) {
   return run;
 }
 
-describe('Flow', () => {
+/** Each test of the suite on a fake page of its own, on mocked timers. */
+function onFakePage(): void {
   beforeEach(() => {
     page = new FakePage();
     page.install();
@@ -250,6 +262,23 @@ describe('Flow', () => {
     mock.timers.reset();
     page.uninstall();
   });
+}
+
+/**
+ * The host records each event and state as the flow tells it: cancel `flow` from inside the first that `when` picks,
+ * as an element's listener (or its update) may.
+ */
+function cancelOn<T>(told: T[], flow: Flow, when: (item: T) => boolean): void {
+  const record = told.push.bind(told);
+  told.push = (...items) => {
+    const n = record(...items);
+    if (when(items[0]!)) flow.cancel('cancelled');
+    return n;
+  };
+}
+
+describe('Flow', () => {
+  onFakePage();
 
   describe('the popup way', () => {
     it('should open a blank popup inside begin(), send it to the URL, and end working once the connection polls working', async () => {
@@ -573,13 +602,7 @@ describe('Flow', () => {
         page.blocking = event === 'connect-popup-blocked';
         const run = start();
         const flow = run.flow;
-        // The host records each event as it is told: cancel from inside the one under test.
-        const record = run.events.push.bind(run.events);
-        run.events.push = (...items) => {
-          const n = record(...items);
-          if (items[0]!.type === event) flow.cancel('cancelled');
-          return n;
-        };
+        cancelOn(run.events, flow, (told) => told.type === event);
         flow.begin();
         await settle();
         if (!page.blocking) allow();
@@ -667,9 +690,379 @@ describe('Flow, the link way', () => {
     await run.ended('connect-error', 'timeout');
   });
 
+  it('should go no further when a connect-link listener ends it', async () => {
+    page.frameElement = sandbox('allow-scripts');
+    page.install();
+    const run = start();
+    cancelOn(run.events, run.flow, (told) => told.type === 'connect-link');
+    run.flow.begin();
+    await settle();
+    assert.deepEqual(run.types(), ['connect-link', 'connect-cancel']);
+    await run.ended('connect-cancel', 'cancelled');
+  });
+
   it('should end cancelled on stopWaiting() while linked', async () => {
     const run = await linked(() => (page.frameElement = sandbox('allow-scripts')));
     run.flow.stopWaiting();
     await run.ended('connect-cancel', 'cancelled');
+  });
+});
+
+describe('Flow: its popup, what it tells, its guards, its URL, claims and polls', () => {
+  onFakePage();
+
+  describe('its popup', () => {
+    it('should open centred on the opener, at the configured size, under a window name of its flow alone', async () => {
+      const first = start();
+      first.flow.begin();
+      // The opener's window is 1200 × 900 at (0, 0).
+      assert.equal(page.popups[0]!.features, 'popup,width=500,height=600,left=350,top=150');
+      first.flow.cancel('cancelled');
+      const second = start({ popupWidth: 400, popupHeight: 300 });
+      second.flow.begin();
+      assert.equal(page.popups[1]!.features, 'popup,width=400,height=300,left=400,top=300');
+      const names = page.popups.map((p) => p.name);
+      for (const name of names) assert.match(name, /^connect-provider-\d+-[a-z0-9]+$/);
+      assert.notEqual(names[0], names[1]);
+      second.flow.cancel('cancelled');
+      await second.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should be blocked when open() throws (a sandboxed frame), as when the browser opens none', async () => {
+      page.throwing = true;
+      const run = start();
+      run.flow.begin();
+      await settle();
+      assert.deepEqual(run.flow.state, { name: 'blocked', url: OAUTH_URL });
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should read a popup whose closed cannot be read as closed (severed)', async () => {
+      const run = await authorizing();
+      Object.defineProperty(page.popups[0]!, 'closed', {
+        get: () => {
+          throw new DOMException('cross-origin', 'SecurityError');
+        },
+      });
+      await advance(CLOSED_CHECK);
+      assert.equal(run.flow.state.name, 'severed');
+      Object.defineProperty(page.popups[0]!, 'closed', { value: true });
+      run.flow.stopWaiting();
+      await run.ended('connect-cancel', 'popup_closed');
+    });
+
+    it('should cancel popup_closed, with no connect-popup, when the popup closed before the URL came and the watch looked', async () => {
+      const run = start();
+      run.flow.begin();
+      page.popups[0]!.closed = true;
+      await settle();
+      assert.deepEqual(run.types(), ['connect-cancel']);
+      assert.equal(page.popups[0]!.url, 'about:blank', 'never sent to the URL');
+      await run.ended('connect-cancel', 'popup_closed');
+    });
+
+    it('should open again only from blocked: openBlocked() while authorizing opens no second window', async () => {
+      const run = await authorizing();
+      run.flow.openBlocked();
+      assert.equal(page.popups.length, 1);
+      assert.equal(run.flow.state.name, 'authorizing');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should tell connect-popup with the URL when openBlocked() opens the popup', async () => {
+      page.blocking = true;
+      const run = start();
+      run.flow.begin();
+      await settle();
+      page.blocking = false;
+      run.flow.openBlocked();
+      assert.deepEqual(run.events.at(-1), { type: 'connect-popup', detail: { url: OAUTH_URL }, state: 'authorizing' });
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+  });
+
+  describe('what it tells its element', () => {
+    it('should be busy while it runs and not once it ended, and give the error that ended it', async () => {
+      const run = start();
+      const error = () => run.flow.error;
+      assert.equal(run.flow.busy, false, 'not before it begins');
+      assert.equal(error(), undefined);
+      run.flow.begin();
+      assert.equal(run.flow.busy, true);
+      assert.equal(error(), undefined);
+      run.flow.cancel('cancelled');
+      assert.equal(run.flow.busy, false);
+      assert.equal(error()?.code, 'cancelled');
+      assert.equal(error(), (await run.outcome).error);
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should end http_error 404 when its connection is gone (disconnected by another element)', async () => {
+      const run = await authorizing();
+      run.flow.gone();
+      assert.deepEqual(run.events.at(-1)!.detail.problem, { status: 404 });
+      await run.ended('connect-error', 'http_error');
+    });
+
+    it('should tell connect-connection with the connection ID it found', async () => {
+      const run = await authorizing();
+      allow(sampleConnection({ id: 'conn_new', status: 'created' }));
+      assert.deepEqual(run.events.at(-1), {
+        type: 'connect-connection',
+        detail: { connectionId: 'conn_new' },
+        state: 'verifying',
+      });
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should tell connect-status and connect-success with the connection', async () => {
+      const run = await authorizing();
+      const connection = allow();
+      await advance(INTERVAL);
+      const [status, success] = run.events.slice(-2);
+      assert.deepEqual(status!.detail, { status: 'working', connection });
+      assert.deepEqual(success!.detail, { connection });
+      await run.ended('connect-success');
+    });
+  });
+
+  describe('once begun', () => {
+    it('should do nothing on a second begin() or submit()', async () => {
+      const run = start();
+      run.flow.begin();
+      run.flow.begin();
+      run.flow.submit({ apiKey: 'k' });
+      await settle();
+      assert.equal(page.popups.length, 1);
+      assert.equal(page.backend.count('POST /oauth-connect'), 1);
+      assert.equal(page.backend.count('POST /connections'), 0);
+      assert.equal(run.flow.state.name, 'authorizing');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should do nothing on a second submit() or a begin() after submit()', async () => {
+      page.backend.queue('POST /connections', { status: 503, body: {} });
+      const run = start();
+      run.flow.submit({ apiKey: 'k' });
+      run.flow.submit({ apiKey: 'k' });
+      run.flow.begin();
+      assert.equal(page.popups.length, 0);
+      assert.equal(run.flow.state.name, 'submitting');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should not be withdrawn: withdraw() after begin() does nothing', async () => {
+      const run = await authorizing();
+      run.flow.withdraw();
+      assert.equal(run.flow.state.name, 'authorizing');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should end bad_credentials only from verifying: fail(bad_credentials) while authorizing does nothing', async () => {
+      const run = await authorizing();
+      run.flow.fail('bad_credentials', 'refused');
+      assert.equal(run.flow.state.name, 'authorizing');
+      assert.deepEqual(run.types(), ['connect-popup']);
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    for (const state of ['requesting', 'submitting', 'severed'] as const) {
+      it(`should go no further when its element ends it as it enters ${state}`, async () => {
+        const run = start();
+        const flow = run.flow;
+        cancelOn(run.entered, flow, (name) => name === state);
+        if (state === 'submitting') flow.submit({ apiKey: 'k' });
+        else flow.begin();
+        await settle();
+        if (state === 'severed') {
+          page.popups[0]!.closed = true;
+          await advance(CLOSED_CHECK);
+        }
+        assert.equal(flow.state.name, 'cancelled');
+        if (state !== 'severed') assert.deepEqual(page.backend.requests, [], 'nothing sent');
+        await run.ended('connect-cancel', 'cancelled');
+      });
+    }
+  });
+
+  describe('the URL', () => {
+    it('should ask for an update by PATCH :oauth-update of its connection', async () => {
+      page.backend.connections.push(sampleConnection({ id: 'conn_1' }));
+      const run = start({ request: { mode: 'update', connectionId: 'conn_1' } });
+      run.flow.begin();
+      await settle();
+      assert.equal(page.backend.count('PATCH /connections/conn_1:oauth-update'), 1);
+      assert.equal(page.popups[0]!.url, OAUTH_URL);
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should take a URL the backend answers as a bare string', async () => {
+      page.backend.queue('POST /oauth-connect', { body: JSON.stringify(OAUTH_URL) });
+      const run = start();
+      run.flow.begin();
+      await settle();
+      assert.equal(page.popups[0]!.url, OAUTH_URL);
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    for (const [what, body] of [
+      ['null', null],
+      ['no URL', {}],
+      ['an http URL', { url: 'http://platform.test/oauth' }],
+    ] as const) {
+      it(`should end invalid_url when the backend answers ${what}`, async () => {
+        page.backend.queue('POST /oauth-connect', { body });
+        const run = start();
+        run.flow.begin();
+        await settle();
+        await run.ended('connect-error', 'invalid_url');
+      });
+    }
+  });
+
+  describe('a claim of success from another window of a trusted origin', () => {
+    const TRUSTED = 'https://other.test';
+    /** An authorizing flow that trusts TRUSTED too, and a claim from a window of it once `connection` is there. */
+    async function claim(connection: Connection | undefined, existedAtStart = false) {
+      if (connection && existedAtStart) page.backend.connections.push(connection);
+      const run = await authorizing({ messageOrigins: `https://one.test  ${TRUSTED}` });
+      if (connection && !existedAtStart) page.backend.connections.push(connection);
+      page.message({}, success(connection?.id ?? 'conn_unknown'), TRUSTED);
+      await advance(INTERVAL);
+      return run;
+    }
+    const fresh = (fields: Partial<Connection> = {}) =>
+      sampleConnection({ id: 'conn_new', createTime: new Date().toISOString(), status: 'working', ...fields });
+
+    it('should be taken from an origin of messageOrigins once the backend confirms it', async () => {
+      const run = await claim(fresh());
+      assert.equal(run.flow.connectionId, 'conn_new');
+      await run.ended('connect-success');
+    });
+
+    for (const [what, connection, existedAtStart] of [
+      ['a connection the backend does not know', undefined, false],
+      ['a connection the caller had, unchanged, when the flow began', fresh(), true],
+      ["another provider's connection", fresh({ provider: 'salesforce' }), false],
+    ] as const) {
+      it(`should be ignored for ${what}`, async () => {
+        const run = await claim(connection, existedAtStart);
+        assert.equal(run.flow.state.name, 'authorizing');
+        assert.equal(run.flow.connectionId, undefined);
+        run.flow.cancel('cancelled');
+        await run.ended('connect-cancel', 'cancelled');
+      });
+    }
+
+    it("should be ignored for a connection the backend does not list as the caller's own (a coworker's)", async () => {
+      const run = start({ messageOrigins: TRUSTED });
+      run.flow.begin();
+      await settle();
+      page.backend.queue('GET /connections', { body: [] });
+      page.backend.connections.push(fresh());
+      page.message({}, success('conn_new'), TRUSTED);
+      await advance(INTERVAL);
+      assert.equal(run.flow.state.name, 'authorizing');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should be judged by the backend clock when the backend cannot list the caller connections', async () => {
+      page.backend.queue('GET /connections', { status: 404, body: { title: 'Not Found', status: 404 } });
+      const run = await claim(fresh());
+      assert.equal(run.flow.connectionId, 'conn_new');
+      await run.ended('connect-success');
+    });
+  });
+
+  describe('its polls', () => {
+    it('should verify the connection the form way answered without reading it again', async () => {
+      const run = start();
+      run.flow.submit({ apiKey: 'k1' });
+      await settle();
+      assert.equal(run.flow.state.name, 'working');
+      assert.equal(page.backend.count('GET /connections/conn_form'), 0);
+      await run.ended('connect-success');
+    });
+
+    it('should end http_error when the form way answers no connection', async () => {
+      page.backend.queue('POST /connections', { status: 201, body: {} });
+      const run = start();
+      run.flow.submit({ apiKey: 'k1' });
+      await settle();
+      await run.ended('connect-error', 'http_error');
+    });
+
+    it("should end with the backend's problem when the form way's request fails for good", async () => {
+      const problem = { title: 'Bad Request', status: 400, detail: 'apiKey is required' };
+      page.backend.queue('POST /connections', { status: 400, body: problem });
+      const run = start();
+      run.flow.submit({});
+      await settle();
+      assert.deepEqual(run.events.at(-1)!.detail.problem, problem);
+      await run.ended('connect-error', 'http_error');
+    });
+
+    it('should end network_error once polls of its connection fail past the retries, and http_error at once on a 404', async () => {
+      const run = await authorizing();
+      allow(sampleConnection({ id: 'conn_new', status: 'created' }));
+      const busy = { status: 503, body: { title: 'busy', status: 503 } };
+      page.backend.queue('GET /connections/conn_new', ...Array<Reply>(10).fill(busy));
+      await advance(60 * INTERVAL);
+      assert.equal(page.backend.count('GET /connections/conn_new'), 6, 'the first try and five retries');
+      await run.ended('connect-error', 'network_error');
+      const gone = await authorizing();
+      page.backend.connections = [];
+      page.message(page.popups[1], success('conn_gone'));
+      await advance(INTERVAL);
+      await gone.ended('connect-error', 'http_error');
+    });
+
+    it('should end http_error when a poll of its connection answers none', async () => {
+      const run = await authorizing();
+      allow(sampleConnection({ id: 'conn_new', status: 'created' }));
+      page.backend.queue('GET /connections/conn_new', { body: [] });
+      await advance(INTERVAL);
+      await run.ended('connect-error', 'http_error');
+    });
+
+    it('should poll at once when the page shows again, and not when it hides', async () => {
+      const run = await authorizing();
+      allow(sampleConnection({ id: 'conn_new', status: 'created' }));
+      await advance(INTERVAL * 3);
+      const polls = () => page.backend.count('GET /connections/conn_new');
+      page.document.hidden = true;
+      let before = polls();
+      page.document.dispatchEvent(new Event('visibilitychange'));
+      await advance(1, 1);
+      assert.equal(polls(), before, 'no poll on hiding');
+      before = polls();
+      page.document.hidden = false;
+      page.document.dispatchEvent(new Event('visibilitychange'));
+      await advance(1, 1);
+      assert.equal(polls(), before + 1, 'a poll as the page shows');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
+    it('should not poll a backend that cannot list while severed in create mode: the grace alone ends it', async () => {
+      page.backend.queue('GET /connections', { status: 404, body: { title: 'Not Found', status: 404 } });
+      const run = await severed();
+      const lists = page.backend.count('GET /connections');
+      await advance(GRACE - 10);
+      assert.ok(page.backend.count('GET /connections') <= lists + 1, 'no list read every SEVERED_POLL intervals');
+      await advance(20);
+      await run.ended('connect-cancel', 'popup_closed');
+    });
   });
 });

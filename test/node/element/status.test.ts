@@ -22,6 +22,7 @@ describe('the flow status', () => {
     for (const name of ['requesting', 'authorizing', 'verifying'] as const) assert.equal(flowStatusKey({ name }), name);
     assert.equal(flowStatusKey({ name: 'blocked', url: 'https://x' }), 'blocked');
     assert.equal(flowStatusKey({ name: 'severed' }), 'waiting');
+    assert.equal(flowStatusKey({ name: 'linked', url: 'https://x', reason: 'sandboxed' }), 'linkWay', 'the link way');
     assert.equal(flowStatusKey({ name: 'submitting' }), 'requesting', 'a form being sent reads as a request');
     assert.equal(flowStatusKey({ name: 'idle' }), undefined);
   });
