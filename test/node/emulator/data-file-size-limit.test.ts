@@ -130,8 +130,12 @@ describe('the data file never grows past LIMITS.dataFileBytes, counted in the by
       emulator = createEmulator({ dataFile: file, verifyDelay: 0 });
       link = await consentLink(emulator, 0);
       declined = await consentLink(emulator, 1);
-      // Full to within the room of the smallest body that stores (room is taken for the body, and 4 KiB more).
+      // Full to within the room of the smallest body that stores (room is taken for the body, and 4 KiB more): the
+      // largest bodies first, then smaller ones, each fill ending within the room of its body. Every change writes the
+      // whole file (8 MiB): after the connections (180 KB each), consent links (40 KB) leave the 1 KB projects about
+      // 75 writes to make instead of 380 (this set-up took 30 s, now 8 s).
       await fill((i) => call(emulator, 'POST', '/v1/projects/demo/connections:generate', costlyConnection(i)));
+      await fill((i) => call(emulator, 'POST', '/v1/oauth-connect', costlyConsent(2 + i)));
       await fill((i) =>
         call(emulator, 'POST', '/v1/projects', {
           name: `p${i}-${'x'.repeat(100)}`,
