@@ -593,7 +593,9 @@ describe('Flow', () => {
       run.flow.withdraw();
       assert.equal(run.flow.state.name, 'cancelled');
       assert.deepEqual(run.types(), []);
-      assert.equal((await run.outcome).error?.code, 'cancelled');
+      const { error } = await run.outcome;
+      assert.equal(error?.code, 'cancelled');
+      assert.notEqual(error?.message, '', 'the error says what happened');
       assert.equal(run.flow.held, 0);
     });
 
@@ -964,11 +966,20 @@ describe('Flow: its popup, what it tells, its guards, its URL, claims and polls'
       });
     }
 
+    it('should be confirmed only by the connection it names: another one the backend answers does not count', async () => {
+      page.backend.queue('GET /connections/conn_new', { body: fresh({ id: 'conn_other' }) });
+      const run = await claim(fresh());
+      assert.equal(run.flow.state.name, 'authorizing');
+      run.flow.cancel('cancelled');
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
     it("should be ignored for a connection the backend does not list as the caller's own (a coworker's)", async () => {
       const run = start({ messageOrigins: TRUSTED });
       run.flow.begin();
       await settle();
-      page.backend.queue('GET /connections', { body: [] });
+      // The caller's own connections are another of the provider's, not the one claimed.
+      page.backend.queue('GET /connections', { body: [sampleConnection({ id: 'conn_mine' })] });
       page.backend.connections.push(fresh());
       page.message({}, success('conn_new'), TRUSTED);
       await advance(INTERVAL);
@@ -978,7 +989,8 @@ describe('Flow: its popup, what it tells, its guards, its URL, claims and polls'
     });
 
     it('should be judged by the backend clock when the backend cannot list the caller connections', async () => {
-      page.backend.queue('GET /connections', { status: 404, body: { title: 'Not Found', status: 404 } });
+      const absent = { status: 404, body: { title: 'Not Found', status: 404 } };
+      page.backend.queue('GET /connections', absent, absent, absent);
       const run = await claim(fresh());
       assert.equal(run.flow.connectionId, 'conn_new');
       await run.ended('connect-success');
@@ -986,6 +998,27 @@ describe('Flow: its popup, what it tells, its guards, its URL, claims and polls'
   });
 
   describe('its polls', () => {
+    it('should tell connect-status once per status, not on every poll', async () => {
+      const run = await authorizing();
+      const connection = allow(sampleConnection({ id: 'conn_new', status: 'created' }));
+      await advance(INTERVAL * 4);
+      assert.ok(page.backend.count('GET /connections/conn_new') >= 3);
+      assert.deepEqual(run.types(), ['connect-popup', 'connect-connection', 'connect-status']);
+      connection.status = 'working';
+      await advance(INTERVAL);
+      assert.deepEqual(run.types().slice(-2), ['connect-status', 'connect-success']);
+      await run.ended('connect-success');
+    });
+
+    it('should verify nothing after a connect-connection listener ended the form way', async () => {
+      const run = start();
+      cancelOn(run.events, run.flow, (told) => told.type === 'connect-connection');
+      run.flow.submit({ apiKey: 'k1' });
+      await settle();
+      assert.deepEqual(run.types(), ['connect-connection', 'connect-cancel']);
+      await run.ended('connect-cancel', 'cancelled');
+    });
+
     it('should verify the connection the form way answered without reading it again', async () => {
       const run = start();
       run.flow.submit({ apiKey: 'k1' });

@@ -54,6 +54,14 @@ describe('an element told its language may have changed', () => {
     stopB();
   });
 
+  it("should keep the page's packs where another copy of the module finds them (Symbol.for)", () => {
+    registerLocale('xc', { connect: 'xc {provider}' });
+    const shared = (globalThis as Record<symbol, { packs: Record<string, unknown> } | undefined>)[
+      Symbol.for('connect-provider.locales')
+    ];
+    assert.deepEqual(shared?.packs.xc, { connect: 'xc {provider}' });
+  });
+
   it('should call an element that stopped no more, and still the others', () => {
     const heard: string[] = [];
     const stopA = onLocaleChange(() => heard.push('a'));
