@@ -15,9 +15,6 @@
 // (scripts/browsers.mjs). Each step runs in its own session with a time limit
 // (TEST_STEP_LIMIT_S overrides every limit): a step over its limit, or one
 // that fails, is stopped with everything it started.
-// A whole run has two parts, each with two lanes for the two cores of CI: the Node tests beside the size check, the
-// audit, the runtimes, the pack, the type check and lint; then the browser tests beside the type tests, the packaging
-// and examples suites; the end-to-end suite comes last, alone (see the order of a run, at the end).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,7 +79,7 @@ function kill(pids, signal) {
   }
 }
 
-/** The steps' processes running now (two at once in a whole run: see the order of a run, at the end). */
+/** The steps' processes running now (two at once while the static checks run beside the browser tests). */
 const running = new Set();
 
 /** Stops a step's process and everything it started: SIGTERM, then SIGKILL after 5 s. */
@@ -152,11 +149,12 @@ const steps = [];
 
 /**
  * A suite run by Node's test runner with the spec reporter, counted from its summary. `later`: its output is shown in
- * one piece when it ends (it runs beside another step).
+ * one piece when it ends (it runs beside another step); so too for `alongside`.
  */
-function nodeTestStep(name, script, limitMs, { later = false } = {}) {
+function nodeTestStep(name, script, limitMs, { alongside = false, later = alongside } = {}) {
   return {
     name,
+    alongside,
     async run() {
       const { code, output, timedOut } = await run('npm', ['run', '--silent', script], {
         limitMs,
@@ -191,12 +189,13 @@ function failingTests(output) {
   return names;
 }
 
-/** A command that passes or fails as one check. `later`: its output is shown in one piece when it ends. */
-function checkStep(name, command, args, limitMs, { later = false } = {}) {
+/** A command that passes or fails as one check. */
+function checkStep(name, command, args, limitMs, { alongside = false } = {}) {
   return {
     name,
+    alongside,
     async run() {
-      const { code, timedOut } = await run(command, args, { limitMs, later, title: name });
+      const { code, timedOut } = await run(command, args, { limitMs, later: alongside, title: name });
       const ok = code === 0 && !timedOut;
       return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, timedOut };
     },
@@ -205,54 +204,42 @@ function checkStep(name, command, args, limitMs, { later = false } = {}) {
 
 const MINUTE = 60_000;
 
-// A whole run puts every other step beside the Node tests or beside the browser tests (the order of a run, at the
-// end); its output is then shown in one piece when it ends.
-const whole = !only;
-const later = whole;
+// The static checks (they read the sources, write nothing others read and wait on no timer) run beside the browser
+// tests, which spend much of their time waiting on popups and polls: CI on two cores takes about two minutes less.
+const alongside = !only;
 
 if (!only || only === 'node') {
-  // The static checks read the sources, write nothing others read and wait on no timer: in a whole run they go beside
-  // the Node tests, after the pack (they would only slow its build down, which the browser tests wait for).
-  steps.push({
-    ...checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], 5 * MINUTE, { later }),
-    besideNode: whole,
-    afterPack: true,
-  });
-  steps.push({
-    ...checkStep('lint (eslint, lit-analyzer, prettier --check)', 'npm', ['run', '--silent', 'lint'], 5 * MINUTE, {
-      later,
+  steps.push(checkStep('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], 5 * MINUTE, { alongside }));
+  steps.push(
+    checkStep('lint (eslint, lit-analyzer, prettier --check)', 'npm', ['run', '--silent', 'lint'], 5 * MINUTE, {
+      alongside,
     }),
-    besideNode: whole,
-    afterPack: true,
-  });
+  );
   steps.push({ ...nodeTestStep('node tests', 'test:node', 10 * MINUTE), nodeSuite: true });
   // The size check and the audit read no timer and none of the Node tests' files: in a whole run they go beside the
   // Node tests (see sideOfNodeTests), not after them.
-  steps.push({ ...checkStep('bundle size', 'node', ['scripts/size.mjs'], 2 * MINUTE, { later }), besideNode: whole });
+  steps.push({ ...checkStep('bundle size', 'node', ['scripts/size.mjs'], 2 * MINUTE), besideNode: alongside });
   // Known advisories of the code inlined into dist/ (exit 0, the list printed, when the registry cannot be asked).
   steps.push({
-    ...checkStep('audit of the bundled packages', 'npm', ['run', '--silent', 'audit:bundled'], 2 * MINUTE, { later }),
-    besideNode: whole,
+    ...checkStep('audit of the bundled packages', 'npm', ['run', '--silent', 'audit:bundled'], 2 * MINUTE),
+    besideNode: alongside,
   });
   // The handler on Bun, Deno and workerd against Node (each from its npm package): it reads src/ and docs/ only, writes
   // under node_modules/.cache and asserts no timing, so in a whole run it too goes beside the Node tests.
   steps.push({
-    ...nodeTestStep('runtimes (the handler on Node, Bun, Deno, workerd)', 'test:runtimes', 3 * MINUTE, { later }),
-    besideNode: whole,
+    ...nodeTestStep('runtimes (the handler on Node, Bun, Deno, workerd)', 'test:runtimes', 3 * MINUTE, {
+      later: alongside,
+    }),
+    besideNode: alongside,
   });
 }
 
-// The type tests read src/, the packaging and examples suites the tarball, never dist/ while the browser tests serve
-// it, and they use ports they ask the system for: in a whole run they go one after another beside the browser tests,
-// which spend most of their time waiting on popups, polls and time limits. The end-to-end suite does not: its two
-// files take 75 and 90 s of their 120 s limit alone, and went over it beside the browser tests.
 if (!only || only === 'types') {
-  steps.push({
-    ...nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types', 10 * MINUTE, {
-      later,
+  steps.push(
+    nodeTestStep('types (tsc, vue-tsc, svelte-check, ngc over the README snippets)', 'test:types', 10 * MINUTE, {
+      alongside,
     }),
-    besideBrowser: whole,
-  });
+  );
 }
 
 if (!only || only === 'browser') {
@@ -287,22 +274,17 @@ if (!only || only === 'e2e') {
 }
 
 if (!only || only === 'package') {
-  steps.push({
-    ...nodeTestStep('package (pack, install, import, load)', 'test:package', 10 * MINUTE, { later }),
-    besideBrowser: whole,
-  });
+  steps.push(nodeTestStep('package (pack, install, import, load)', 'test:package', 10 * MINUTE));
 }
 
 if (!only || only === 'examples') {
-  steps.push({
-    ...nodeTestStep(
+  steps.push(
+    nodeTestStep(
       'examples (Next.js, SvelteKit: tarball, build, click in Chromium; Astro, Nuxt routes)',
       'test:examples',
       10 * MINUTE,
-      { later },
     ),
-    besideBrowser: whole,
-  });
+  );
 }
 
 /** Packs the package once for the suites that install it; without it (a failed pack) each suite packs on its own. */
@@ -360,13 +342,13 @@ async function runSteps(list, summary) {
     const failures = (result.failures ?? []).slice(0, 20).map((name) => `\n#   failed: ${name}`);
     summary.set(
       step,
-      `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''}${step.besideBrowser ? ', beside the browser tests' : ''}${step.besideNode ? ', beside the node tests' : ''})${failures.join('')}`,
+      `${step.name}: ${result.passed} passed, ${result.failed} failed (${seconds} s${result.timedOut ? ', stopped at its limit' : ''}${step.alongside ? ', beside the browser tests' : ''}${step.besideNode ? ', beside the node tests' : ''})${failures.join('')}`,
     );
   }
 }
 
 const summary = new Map();
-const besideBrowser = steps.filter((step) => step.besideBrowser);
+const beside = steps.filter((step) => step.alongside);
 const besideNode = steps.filter((step) => step.besideNode);
 const browserStep = steps.find((step) => step.browser);
 const nodeStep = steps.find((step) => step.nodeSuite);
@@ -374,38 +356,26 @@ const needsPack = !only || ['package', 'examples'].includes(only);
 
 /**
  * What a whole run does beside the Node tests (they read nothing of dist/, and Node's test runner keeps one core
- * busy on two): the size check, the audit, the runtimes, then the pack, then the type check and lint, one after
- * another, since the size check writes dist/connect-provider.js and the pack's build (its prepack) rewrites dist/
- * whole. The browser tests bundle into dist/ and the later suites install the tarball, so every step after the Node
- * tests waits for this.
+ * busy on two): the size check, the audit, then the pack, one after another, since the size check writes
+ * dist/connect-provider.js and the pack's build (its prepack) rewrites dist/ whole. The browser tests bundle into
+ * dist/ and the later suites install the tarball, so every step after the Node tests waits for this.
  */
 async function sideOfNodeTests() {
-  await runSteps(
-    besideNode.filter((step) => !step.afterPack),
-    summary,
-  );
-  if (needsPack) {
-    const started = Date.now();
-    await packOnce();
-    const seconds = Math.round((Date.now() - started) / 1000);
-    lines.push(
-      `npm pack, shared by the package and examples steps (${seconds} s${nodeStep ? ', beside the node tests' : ''})`,
-    );
-  }
-  await runSteps(
-    besideNode.filter((step) => step.afterPack),
-    summary,
+  await runSteps(besideNode, summary);
+  if (!needsPack) return;
+  const started = Date.now();
+  await packOnce();
+  const seconds = Math.round((Date.now() - started) / 1000);
+  lines.push(
+    `npm pack, shared by the package and examples steps (${seconds} s${nodeStep ? ', beside the node tests' : ''})`,
   );
 }
 
-// The order of a run. A whole one: the Node tests beside sideOfNodeTests, then the browser tests beside the type
-// tests, the packaging and examples suites, one after another, then the end-to-end suite (docs/testing.md, "CI time",
-// has the times measured).
 if (!nodeStep) await sideOfNodeTests();
 for (const step of steps) {
-  if ((step.besideBrowser && browserStep) || (step.besideNode && nodeStep)) continue;
+  if ((step.alongside && browserStep) || (step.besideNode && nodeStep)) continue;
   if (step === nodeStep) await Promise.all([runSteps([step], summary), sideOfNodeTests()]);
-  else if (step === browserStep) await Promise.all([runSteps([step], summary), runSteps(besideBrowser, summary)]);
+  else if (step === browserStep) await Promise.all([runSteps([step], summary), runSteps(beside, summary)]);
   else await runSteps([step], summary);
 }
 for (const step of steps) if (summary.has(step)) lines.push(summary.get(step));
