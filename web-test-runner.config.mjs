@@ -188,13 +188,7 @@ export default {
   ],
   browsers,
   reporters: [defaultReporter(), countReporter()],
-  // One page at a time per engine (WebDriver keeps a page to its own window only so, and Firefox's pages would share
-  // the sid cookie), but the three engines at once: wtr's default of two let WebKit start only once Chromium or Firefox
-  // had run every file. The engines share only the test server, whose state each test keys by its own group, seed or
-  // tag, and their tests mostly wait on popups, polls and time limits: on 2 cores under other work, 538 to 685 s
-  // instead of 836 s.
   concurrency: 1,
-  concurrentBrowsers: 3,
   testFramework: { config: { timeout: 20000 } },
   browserStartTimeout: 60000,
   testsStartTimeout: 60000,
