@@ -200,8 +200,11 @@ describe('the events tables of docs/frameworks.md (Angular) and docs/element.md'
         `${type} from connect-provider`,
       ]),
     );
-    const list = readFileSync(`${root}src/element/connect-integrations.ts`, 'utf8');
-    for (const [, event, type] of list.matchAll(/'(connect-integrations-[a-z]+)': CustomEvent<(\w+)>;/g))
+    const list = readFileSync(`${root}src/element/integrations-events.ts`, 'utf8');
+    const listMap = list.slice(list.indexOf('export interface IntegrationsEventDetails {'));
+    for (const [, event, type] of listMap
+      .slice(0, listMap.indexOf('}'))
+      .matchAll(/'(connect-integrations-[a-z]+)': (\w+);/g))
       declared.set(event!, `${type} from connect-provider/integrations`);
     assert.ok(declared.size >= 14, `${declared.size} events declared`);
     assert.deepEqual(rows, declared);
